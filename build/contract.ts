@@ -1,0 +1,107 @@
+// The tool contract: one TypeBox definition gives the TypeScript types, the runtime validator,
+// catalog/schema/tool.schema.json and the OpenAPI components, so they can never disagree.
+import Type from 'typebox';
+
+/** Platforms a contract can come from; `catalog` = taken from another instance of this service. */
+export const PLATFORMS = ['github', 'pypi', 'npm', 'catalog'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Top-level schema-object types observed in the original service (spec 2.2). */
+export const SCHEMA_TYPES = [
+  'string', 'json', 'object', 'array', 'url', 'columnar', 'coroutine', 'function', 'any', 'image', 'audio',
+] as const;
+
+/** Lifecycle of a contract; only `active` was ever observed, the others are our decision (README). */
+export const STATUSES = ['active', 'degraded', 'deprecated', 'dead'] as const;
+
+export const AID_PATTERN = '^[a-z0-9][a-z0-9._-]{0,126}-v1$';
+
+const nullable = <T>(type: 'string' | 'integer', extra: Record<string, unknown> = {}) =>
+  Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
+
+const SubSchema = Type.Object(
+  {
+    type: Type.Optional(Type.String({ maxLength: 40 })),
+    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    format: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })])),
+    default: Type.Optional(Type.Unknown()),
+    enum: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
+    items: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export const SchemaObject = Type.Object(
+  {
+    type: Type.Enum([...SCHEMA_TYPES]),
+    format: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })])),
+    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    properties: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), SubSchema)),
+    required: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false, description: 'Schema object (spec 2.2). May be only {type}.' },
+);
+export type SchemaObject = Type.Static<typeof SchemaObject>;
+
+export const Identity = Type.Object(
+  {
+    aid: Type.String({ pattern: AID_PATTERN, description: 'Tool identifier: lowercase, ends in -v1, equals the file name.' }),
+    name: Type.String({ minLength: 1, maxLength: 214 }),
+    version: nullable<string>('string', { maxLength: 100 }),
+    task: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What the tool does, one sentence.' })),
+    tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 30 })),
+    platform: Type.Enum([...PLATFORMS]),
+    license: nullable<string>('string', { maxLength: 200, description: 'SPDX license expression, or null when unknown.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const Logic = Type.Object(
+  { input_schema: SchemaObject, output_schema: SchemaObject },
+  { additionalProperties: false },
+);
+
+export const Trust = Type.Object(
+  {
+    reliability_score: Type.Number({ minimum: 0, maximum: 1 }),
+    latency_ms: nullable<number>('integer', { minimum: 0 }),
+    status: Type.Enum([...STATUSES]),
+  },
+  { additionalProperties: false },
+);
+
+export const Action = Type.Object(
+  {
+    source_url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
+    install_cmd: nullable<string>('string', { minLength: 1, maxLength: 500 }),
+    execute_cmd: nullable<string>('string', { minLength: 1, maxLength: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const Record = Type.Object(
+  {
+    verified: Type.Optional(Type.Boolean({ default: true })),
+    reliability_calculated_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
+  },
+  { additionalProperties: false, description: 'Bookkeeping; never served as part of the contract.' },
+);
+
+export const ToolContract = Type.Object(
+  {
+    $schema: Type.Optional(Type.String()),
+    identity: Identity,
+    logic: Logic,
+    trust: Trust,
+    action: Action,
+    record: Type.Optional(Record),
+  },
+  { additionalProperties: false, title: 'Tool contract' },
+);
+
+export type ToolContract = Type.Static<typeof ToolContract>;
+export type Identity = Type.Static<typeof Identity>;
+export type Logic = Type.Static<typeof Logic>;
+export type Trust = Type.Static<typeof Trust>;
+export type Action = Type.Static<typeof Action>;
+export type ContractRecord = Type.Static<typeof Record>;

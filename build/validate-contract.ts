@@ -1,0 +1,84 @@
+// Validates one contract object: JSON Schema (ajv, from build/contract.ts) plus the checks a schema
+// cannot express (SPDX expressions). Errors are `{path, message}`; callers prefix the file or map to 422.
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import parseSpdx from 'spdx-expression-parse';
+import { ToolContract } from './contract.ts';
+
+export interface FieldError {
+  /** JSON Pointer into the contract, e.g. `/action/install_cmd`; `/` for the whole document. */
+  path: string;
+  message: string;
+}
+
+// ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+  addFormats(ajv, ['uri', 'date-time', 'email']);
+  return ajv;
+}
+
+const ajv = createAjv();
+const checkSchema = ajv.compile(ToolContract);
+
+function describe(error: ErrorObject): FieldError {
+  const path = error.instancePath || '/';
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type': {
+      const t = p.type;
+      return { path, message: `must be ${Array.isArray(t) ? t.join(' or ') : String(t)}` };
+    }
+    case 'required':
+      return { path: `${error.instancePath}/${String(p.missingProperty)}`, message: 'is required' };
+    case 'additionalProperties':
+      return { path: `${error.instancePath}/${String(p.additionalProperty)}`, message: 'unknown field' };
+    case 'enum':
+      return { path, message: `must be one of ${(p.allowedValues as unknown[]).join(', ')}` };
+    case 'pattern':
+      if (path === '/identity/aid') return { path, message: 'must be lowercase letters, digits, ".", "_" or "-", at most 127 characters before the "-v1" suffix' };
+      if (path === '/action/source_url') return { path, message: 'must be an http(s) URL' };
+      return { path, message: `must match ${String(p.pattern)}` };
+    case 'format':
+      return { path, message: p.format === 'uri' ? 'must be an absolute URL' : `must be a ${String(p.format)} string` };
+    default:
+      return { path, message: error.message ?? 'is invalid' };
+  }
+}
+
+function licenseErrors(value: unknown): FieldError[] {
+  if (typeof value !== 'string') return [];
+  try {
+    parseSpdx(value);
+    return [];
+  } catch {
+    return [{ path: '/identity/license', message: `"${value}" is not a valid SPDX license expression` }];
+  }
+}
+
+/** All problems with one contract object; an empty array means it is valid. */
+export function validateContract(value: unknown): FieldError[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return [{ path: '/', message: 'must be a JSON object' }];
+  }
+  const errors: FieldError[] = [];
+  if (!checkSchema(value)) {
+    const seen = new Set<string>();
+    for (const e of checkSchema.errors ?? []) {
+      // anyOf branches repeat each other; keep one line per path + message.
+      if (e.keyword === 'anyOf') continue;
+      const d = describe(e);
+      const key = `${d.path} ${d.message}`;
+      if (!seen.has(key)) { seen.add(key); errors.push(d); }
+    }
+  }
+  const identity = (value as { identity?: { license?: unknown } }).identity;
+  errors.push(...licenseErrors(identity?.license));
+  return errors;
+}
+
+export function isValidContract(value: unknown): value is ToolContract {
+  return validateContract(value).length === 0;
+}
