@@ -12,7 +12,8 @@ export interface FieldError {
 }
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
 
 export function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });

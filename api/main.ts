@@ -1,0 +1,50 @@
+// npm start: builds dist/ when it is missing or older than the catalog, then serves dist/ and the API.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { build, CatalogInvalidError } from '../build/build.ts';
+import { BUILD_INFO } from '../build/dist-swap.ts';
+import { ConfigError, type Config, loadConfig } from '../build/config.ts';
+import { startServer } from './server.ts';
+
+async function newestMtime(dir: string): Promise<number> {
+  let newest = (await fsp.stat(dir).catch(() => null))?.mtimeMs ?? 0;
+  for (const entry of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? await newestMtime(p) : (await fsp.stat(p).catch(() => null))?.mtimeMs ?? 0);
+  }
+  return newest;
+}
+
+export async function needsBuild(config: Config): Promise<boolean> {
+  const built = await fsp.stat(path.join(config.distDir, BUILD_INFO)).catch(() => null);
+  if (!built) return true;
+  return (await newestMtime(config.catalogDir)) > built.mtimeMs;
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) { console.error(error.message); process.exit(2); }
+    throw error;
+  }
+  if (await needsBuild(config)) {
+    console.error('dist/ is missing or older than the catalog: building');
+    try {
+      const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
+      console.error(`built ${r.toolsCount} tools in ${(r.ms / 1000).toFixed(1)} s`);
+    } catch (error) {
+      if (!(error instanceof CatalogInvalidError)) throw error;
+      console.error(error.message);
+      console.error('serving the previous dist/ (if any); fix the catalog with `npm run validate`');
+    }
+  }
+  const server = await startServer(config);
+  console.log(`Tool Contract Catalog listening on ${server.url} (public URL ${config.baseUrl})`);
+  const stop = () => { server.close().then(() => process.exit(0)); };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

@@ -1,0 +1,26 @@
+// GET /health: status, live catalog counts and the time of the build being served.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { H3 } from 'h3';
+import { BUILD_INFO } from '../../build/dist-swap.ts';
+import type { AppContext } from '../context.ts';
+
+async function buildInfo(distDir: string): Promise<Record<string, unknown> | null> {
+  const text = await fsp.readFile(path.join(distDir, BUILD_INFO), 'utf8').catch(() => null);
+  if (!text) return null;
+  try { return JSON.parse(text) as Record<string, unknown>; } catch { return null; }
+}
+
+export function healthRoutes(app: H3, ctx: AppContext) {
+  app.get('/health', async () => {
+    const build = await buildInfo(ctx.config.distDir);
+    return {
+      status: 'ok',
+      tools_count: ctx.snapshot.tools.length,
+      apis_count: 0,
+      build: build ? { generated_at: build.generated_at, tools_count: build.tools_count, build_ms: build.build_ms } : null,
+      started_at: ctx.startedAt.toISOString(),
+      uptime_s: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+    };
+  });
+}

@@ -1,0 +1,48 @@
+// Serves the prebuilt dist/ with correct content types, ETag and Cache-Control. dist/ is a symlink that
+// the build swaps atomically; each request resolves it anew, so a finished rebuild is served at once.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { type H3Event, serveStatic } from 'h3';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.gz': 'application/gzip',
+};
+
+/** Extensionless files (Netlify's `_headers`, `_redirects`) are plain text. */
+export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerCase()] ?? 'text/plain; charset=utf-8';
+
+/** Files whose names never change content (search shards carry a content hash) may be cached for a year. */
+const cacheControlOf = (id: string) =>
+  id.startsWith('/search/shards/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600';
+
+export function serveDist(event: H3Event, distDir: string) {
+  return serveStatic(event, {
+    fallthrough: true,
+    headers: { 'cache-control': cacheControlOf(event.url.pathname) },
+    indexNames: ['/index.html'],
+    async getMeta(id) {
+      const file = path.join(distDir, id);
+      const stat = await fsp.stat(file).catch(() => null);
+      if (!stat?.isFile()) return undefined;
+      return {
+        size: stat.size,
+        mtime: stat.mtimeMs,
+        type: contentTypeOf(file),
+        etag: `W/"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
+      };
+    },
+    async getContents(id) {
+      return fsp.readFile(path.join(distDir, id));
+    },
+  });
+}

@@ -1,0 +1,120 @@
+// catalog → dist: loads and validates the catalog, writes every artifact into a fresh folder, then swaps
+// dist/ to it atomically. A failed or interrupted build leaves the previous dist/ serving.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { createCatalogStore } from './catalog-store.ts';
+import type { ToolContract } from './contract.ts';
+import { AGENT_DOCUMENT_PATHS, agentDocument } from './discovery/agent-document.ts';
+import { hostConfigFiles } from './discovery/host-config.ts';
+import { llmsTxt } from './discovery/llms-txt.ts';
+import { robotsTxt } from './discovery/robots.ts';
+import { type OutputFile, sitemapFiles } from './discovery/sitemap.ts';
+import { contractFile, listingFiles } from './discovery/static-json.ts';
+import { BUILD_INFO, createBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
+import { createProgress } from './progress.ts';
+import { renderSite } from './site.ts';
+import { siteData } from './site-data.ts';
+import { loadSnapshot, type Snapshot } from './snapshot.ts';
+
+export interface BuildOptions {
+  catalogDir: string;
+  distDir: string;
+  baseUrl: string;
+  /** Origin the CDN config proxies dynamic paths to; defaults to baseUrl. */
+  apiOrigin?: string;
+  /** Use this snapshot instead of reading the catalog (benchmarks, the API's rebuilds). */
+  snapshot?: Snapshot;
+  log?: (line: string) => void;
+}
+
+export interface BuildResult {
+  buildDir: string;
+  toolsCount: number;
+  apisCount: number;
+  files: number;
+  ms: number;
+  phases: Record<string, number>;
+}
+
+export class CatalogInvalidError extends Error {
+  constructor(readonly errors: string[]) {
+    super(`catalog has ${errors.length} error(s):\n${errors.slice(0, 50).join('\n')}`);
+  }
+}
+
+export async function writeFiles(root: string, files: OutputFile[], label?: string): Promise<void> {
+  const progress = label ? createProgress(label, files.length) : null;
+  const dirs = new Set(files.map((f) => path.dirname(path.join(root, f.path))));
+  for (const dir of dirs) await fsp.mkdir(dir, { recursive: true });
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const f = files[next++] as OutputFile;
+      await fsp.writeFile(path.join(root, f.path), f.content);
+      progress?.tick();
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  progress?.done();
+}
+
+export interface DiscoveryInput {
+  tools: ToolContract[];
+  apisCount: number;
+  baseUrl: string;
+  generatedAt: string;
+  apiOrigin: string;
+  /** Paths of the HTML index pages (`/`, `/page/2/` ...). */
+  indexPaths: string[];
+}
+
+export function discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin, indexPaths }: DiscoveryInput): OutputFile[] {
+  const agent = JSON.stringify(agentDocument({ baseUrl, toolsCount: tools.length, apisCount, generatedAt }), null, 2);
+  const urls = [...indexPaths.map((p) => `${baseUrl}${p}`), `${baseUrl}/search/`, ...tools.map((t) => `${baseUrl}/tools/${t.identity.aid}/`)];
+  return [
+    ...AGENT_DOCUMENT_PATHS.map((p) => ({ path: p, content: agent })),
+    { path: 'robots.txt', content: robotsTxt(baseUrl) },
+    { path: 'llms.txt', content: llmsTxt(tools, baseUrl) },
+    ...sitemapFiles(urls, baseUrl, generatedAt),
+    ...hostConfigFiles(apiOrigin),
+  ];
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  const phases: Record<string, number> = {};
+  const phase = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await fn();
+    phases[name] = Math.round(performance.now() - t);
+    log(`${name}: ${phases[name]} ms`);
+    return out;
+  };
+
+  const snapshot = options.snapshot ?? await phase('load', () => loadSnapshot(createCatalogStore({ dir: options.catalogDir })));
+  if (snapshot.errors.length) throw new CatalogInvalidError(snapshot.errors);
+  const { tools } = snapshot;
+  const generatedAt = new Date().toISOString();
+  const baseUrl = options.baseUrl;
+  const apisCount = 0;
+
+  const site = siteData(tools, baseUrl);
+  const indexPaths = site.indexPages.map((p) => p.path);
+  const buildDir = await createBuildDir(options.distDir);
+  try {
+    const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
+    await phase('discovery', () => writeFiles(buildDir, discovery));
+    await phase('static-json', () => writeFiles(buildDir, [...listingFiles(tools, baseUrl), ...tools.map((t) => contractFile(t, baseUrl))], 'static json'));
+    const pages = await phase('html', () => renderSite(site, buildDir));
+    const ms = Math.round(performance.now() - started);
+    const info = { generated_at: generatedAt, tools_count: tools.length, apis_count: apisCount, build_ms: ms };
+    await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
+    await phase('swap', () => swapIn(options.distDir, buildDir));
+    await pruneBuilds(options.distDir);
+    return { buildDir, toolsCount: tools.length, apisCount, files: pages + tools.length, ms, phases };
+  } catch (error) {
+    await fsp.rm(buildDir, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,96 @@
+// The one way code reads and writes contract files. It sits on an unstorage mount (atomic fs driver over
+// CATALOG_DIR by default) so the scale-out work can overlay admin writes in Redis without touching callers.
+import { createStorage, type Driver, type Storage } from 'unstorage';
+import { atomicFsDriver } from './storage/atomic-fs-driver.ts';
+
+export type RecordKind = 'tools' | 'apis';
+
+export interface StoredFile {
+  /** Id from the file name (`npm-axios-v1` for `tools/npm-axios-v1.json`). */
+  id: string;
+  /** Path relative to the catalog folder, for messages (`catalog/tools/npm-axios-v1.json`). */
+  file: string;
+  /** Parsed JSON, or undefined when the text is not JSON (then `parseError` says why). */
+  value?: unknown;
+  parseError?: string;
+}
+
+export interface CatalogStore {
+  readonly storage: Storage;
+  /** Ids of one kind, sorted. */
+  list(kind: RecordKind): Promise<string[]>;
+  read(kind: RecordKind, id: string): Promise<StoredFile | null>;
+  readAll(kind: RecordKind): Promise<StoredFile[]>;
+  /** Writes the record as pretty JSON; answers whether it was new. */
+  write(kind: RecordKind, id: string, value: unknown): Promise<{ created: boolean }>;
+  remove(kind: RecordKind, id: string): Promise<void>;
+}
+
+const key = (kind: RecordKind, id: string) => `${kind}:${id}.json`;
+/** Ids come from URLs: allow only what a file name in the catalog can be, before any storage access. */
+const SAFE_ID = /^[a-z0-9][a-z0-9._-]{0,200}$/;
+
+export function isSafeId(id: string): boolean {
+  return SAFE_ID.test(id) && !id.includes('..');
+}
+
+function parse(id: string, file: string, raw: Uint8Array | string): StoredFile {
+  const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+  try {
+    return { id, file, value: JSON.parse(text) };
+  } catch (error) {
+    return { id, file, parseError: `not valid JSON (${(error as Error).message})` };
+  }
+}
+
+export function createCatalogStore(options: { dir: string; label?: string; driver?: Driver }): CatalogStore {
+  const storage = createStorage({ driver: options.driver ?? atomicFsDriver({ base: options.dir }) });
+  const label = options.label ?? 'catalog';
+  const fileOf = (kind: RecordKind, id: string) => `${label}/${kind}/${id}.json`;
+
+  async function list(kind: RecordKind): Promise<string[]> {
+    const keys = await storage.getKeys(`${kind}:`);
+    return keys
+      .filter((k) => k.endsWith('.json') && k.split(':').length === 2)
+      .map((k) => k.slice(kind.length + 1, -'.json'.length))
+      .sort();
+  }
+
+  async function readKey(kind: RecordKind, id: string): Promise<StoredFile | null> {
+    const raw = await storage.getItemRaw<Uint8Array | string>(key(kind, id));
+    return raw == null ? null : parse(id, fileOf(kind, id), raw);
+  }
+
+  const read = (kind: RecordKind, id: string) => (isSafeId(id) ? readKey(kind, id) : Promise.resolve(null));
+
+  return {
+    storage,
+    list,
+    read,
+    async readAll(kind) {
+      const ids = await list(kind);
+      const out: StoredFile[] = new Array(ids.length);
+      // Bounded concurrency: 100,000 parallel reads would exhaust file descriptors.
+      let next = 0;
+      const worker = async () => {
+        while (next < ids.length) {
+          const i = next++;
+          const id = ids[i] as string;
+          out[i] = (await readKey(kind, id)) ?? { id, file: fileOf(kind, id), parseError: 'vanished while reading' };
+        }
+      };
+      await Promise.all(Array.from({ length: 64 }, worker));
+      return out;
+    },
+    async write(kind, id, value) {
+      if (!isSafeId(id)) throw new Error(`unsafe id ${JSON.stringify(id)}`);
+      const existed = await storage.hasItem(key(kind, id));
+      await storage.setItemRaw(key(kind, id), `${JSON.stringify(value, null, 2)}\n`);
+      return { created: !existed };
+    },
+    async remove(kind, id) {
+      if (!isSafeId(id)) return;
+      await storage.removeItem(key(kind, id));
+    },
+  };
+}

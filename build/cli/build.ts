@@ -1,0 +1,16 @@
+// npm run build: catalog → dist/ (atomic swap). Exit 1 with one line per problem if the catalog is invalid.
+import { build, CatalogInvalidError } from '../build.ts';
+import { loadConfig } from '../config.ts';
+
+const config = loadConfig();
+try {
+  const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, log: (l) => console.error(l) });
+  console.log(`built ${r.toolsCount} tools into ${config.distDir} in ${(r.ms / 1000).toFixed(2)} s`);
+} catch (error) {
+  if (error instanceof CatalogInvalidError) {
+    for (const line of error.errors) console.error(line);
+    console.error(`build refused: ${error.errors.length} error(s); dist/ unchanged`);
+    process.exit(1);
+  }
+  throw error;
+}

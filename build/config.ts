@@ -1,0 +1,49 @@
+// Configuration from the environment, read in one place. Every variable is documented in the README.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute public URL without a trailing slash; used in every discovery file. */
+  baseUrl: string;
+  catalogDir: string;
+  distDir: string;
+  dataDir: string;
+  adminSecret: string | undefined;
+  storageUrl: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be an integer 0..65535, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('BASE_URL must use http or https');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const port = parsePort(env.PORT);
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    baseUrl: normalizeBaseUrl(env.BASE_URL || `http://localhost:${port}`),
+    catalogDir: path.resolve(cwd, env.CATALOG_DIR || 'catalog'),
+    distDir: path.resolve(cwd, env.DIST_DIR || 'dist'),
+    dataDir: path.resolve(cwd, env.DATA_DIR || '.data'),
+    adminSecret: env.ADMIN_SECRET || undefined,
+    storageUrl: env.STORAGE_URL || undefined,
+  };
+}

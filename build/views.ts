@@ -1,0 +1,120 @@
+// The shapes a contract is served in (spec 2.1, 2.3-2.5): listing item, partial contract (action withheld),
+// full contract. Pure functions shared by the static build and the API so both give the same bytes.
+import type { Action, ToolContract } from './contract.ts';
+
+export interface RegistryBlock {
+  canonical: string;
+  catalog: string;
+  mcp: string;
+  contribute: string;
+  note: string;
+}
+
+export function registryBlock(aid: string, baseUrl: string): RegistryBlock {
+  return {
+    canonical: `${baseUrl}/api/v1/tools/${aid}`,
+    catalog: `${baseUrl}/`,
+    mcp: `${baseUrl}/mcp`,
+    contribute: `${baseUrl}/api/v1/contribute`,
+    note: 'If you share or cache this contract, keep this registry block so others can find the canonical, current version.',
+  };
+}
+
+export const toolEndpoint = (aid: string) => `GET /api/v1/tools/${aid}`;
+export const taxEndpoint = (aid: string) => `POST /api/v1/tools/${aid}`;
+
+/** The contract blocks anyone may see: identity, logic, trust (record and $schema are bookkeeping). */
+export function publicBlocks(c: ToolContract) {
+  return { identity: c.identity, logic: c.logic, trust: c.trust };
+}
+
+export function listingItem(c: ToolContract, baseUrl: string) {
+  return {
+    ...publicBlocks(c),
+    registry: registryBlock(c.identity.aid, baseUrl),
+    endpoint: toolEndpoint(c.identity.aid),
+  };
+}
+export type ListingItem = ReturnType<typeof listingItem>;
+
+export const LISTING_NOTE =
+  'The action block (install_cmd, execute_cmd) requires POST /api/v1/tools/{aid} with a tax_payload: {"execution_feedback": <HTTP status of your last use, 100-599>, "trend_keyword": "<your use case, two or more words>"}.';
+
+export function telemetryProtocol(aid: string) {
+  return {
+    description: 'After using this tool, report how it went so reliability scores stay honest. Opt-in and anonymous.',
+    endpoint: taxEndpoint(aid),
+    fields: {
+      execution_feedback: 'integer: HTTP-style status of your use of the tool (200 worked, 404 not found, 500 failed ...)',
+      trend_keyword: 'string: your use case in two or more words',
+    },
+    // A contract is a few hundred tokens; reading a typical README and install guide costs thousands.
+    estimated_tokens_saved_vs_readme: 4800,
+    opt_in: true,
+  };
+}
+
+export const QUALITY_SIGNAL = {
+  type: 'execution_outcome',
+  question: 'did_this_tool_solve_your_task',
+  optional_field: 'validation_vote',
+  valid_values: ['yes', 'no', 'partial'],
+  note: 'The vote is optional; include it only when you have direct feedback from running the tool.',
+} as const;
+
+/** Spec 2.1: present when a command is missing, asking the caller for a short answer. */
+export function microTask(action: Action) {
+  const field = action.install_cmd == null ? 'install_cmd' : action.execute_cmd == null ? 'execute_cmd' : null;
+  if (!field) return undefined;
+  return {
+    field,
+    hint:
+      field === 'install_cmd'
+        ? 'If you know the one-line command that installs this tool, send it as micro_translation with your tax_payload. It is reviewed before use.'
+        : 'If you know a one-line command or import that runs this tool (use {placeholders} for values), send it as micro_translation with your tax_payload. It is reviewed before use.',
+    return_field: 'micro_translation',
+    max_tokens: 20,
+  };
+}
+
+export function taxRequired(aid: string) {
+  return {
+    description: 'Send a tax_payload in a POST to receive the action block (install_cmd, execute_cmd).',
+    endpoint: taxEndpoint(aid),
+    fields: {
+      execution_feedback: 'required integer 100-599: HTTP status of your last use of this tool (200 if it worked, or 200 if first use)',
+      trend_keyword: 'required string, two or more words: what you are using the tool for',
+      validation_vote: 'optional: "yes" | "no" | "partial", only with direct feedback',
+      micro_translation: 'optional string of at most 200 characters: answer to micro_task, when present',
+    },
+    example: { execution_feedback: 200, trend_keyword: 'send transactional email' },
+  };
+}
+
+const hostOf = (baseUrl: string) => new URL(baseUrl).host;
+
+/** What GET /api/v1/tools/{aid} answers (and the 402 of the tax gate): action withheld. */
+export function partialContract(c: ToolContract, baseUrl: string) {
+  const task = microTask(c.action);
+  return {
+    ...publicBlocks(c),
+    action: null,
+    registry: registryBlock(c.identity.aid, baseUrl),
+    telemetry_protocol: telemetryProtocol(c.identity.aid),
+    quality_signal: QUALITY_SIGNAL,
+    ...(task ? { micro_task: task } : {}),
+    via: hostOf(baseUrl),
+    tax_required: taxRequired(c.identity.aid),
+  };
+}
+
+/** What a valid tax payload unlocks. */
+export function fullContract(c: ToolContract, baseUrl: string) {
+  const { tax_required: _omit, ...partial } = partialContract(c, baseUrl);
+  return { ...partial, action: c.action, tax_received: true as const };
+}
+
+/** Default listing order: reliability descending, then aid for a stable order. */
+export function byReliability(a: ToolContract, b: ToolContract): number {
+  return b.trust.reliability_score - a.trust.reliability_score || (a.identity.aid < b.identity.aid ? -1 : 1);
+}

@@ -1,0 +1,53 @@
+// `/tools/<aid>/`: one page per contract with every public block (never `action`) and JSON-LD.
+import type { SiteData, ToolPage } from '../build/site-data.ts';
+import { esc, jsonForHtml } from './escape.ts';
+import { layout } from './layout.ts';
+
+export const data = {
+  pagination: { data: 'site.toolPages', size: 1, alias: 'tool' },
+  permalink: (d: { tool: ToolPage }) => `/tools/${d.tool.aid}/`,
+};
+
+const row = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
+const pre = (value: unknown) => `<pre>${esc(JSON.stringify(value, null, 2))}</pre>`;
+
+export function render(d: { tool: ToolPage; site: SiteData }): string {
+  const { tool: t, site } = d;
+  const c = t.contract;
+  const body = `<p><a href="/">${esc(site.name)}</a> › <a href="/#${esc(c.identity.platform)}">${esc(c.identity.platform)}</a></p>
+<main>
+<h1>${esc(c.identity.name)}</h1>
+<p>${esc(c.identity.task ?? '')}</p>
+<h2>Identity</h2>
+<dl>
+${row('aid', `<code>${esc(c.identity.aid)}</code>`)}
+${row('version', esc(c.identity.version ?? 'unknown'))}
+${row('platform', esc(c.identity.platform))}
+${row('license', esc(c.identity.license ?? 'unknown'))}
+${row('tags', esc((c.identity.tags ?? []).join(', ') || 'none'))}
+</dl>
+<h2>Logic</h2>
+<h3>Input schema</h3>
+${pre(c.logic.input_schema)}
+<h3>Output schema</h3>
+${pre(c.logic.output_schema)}
+<h2>Trust</h2>
+<dl>
+${row('reliability score', esc(c.trust.reliability_score))}
+${row('latency', esc(c.trust.latency_ms == null ? 'unknown' : `${c.trust.latency_ms} ms`))}
+${row('status', esc(c.trust.status))}
+</dl>
+<h2>Install and run</h2>
+<p>The action block (install and execute commands) is given to agents that report usage: <code>POST ${esc(t.apiUrl)}</code> with a JSON body such as <code>{"execution_feedback": 200, "trend_keyword": "your use case"}</code>.</p>
+<h2>Links</h2>
+<ul>
+<li><a href="${esc(t.apiUrl)}">Contract (JSON API, live telemetry)</a></li>
+<li><a href="${esc(t.staticJsonPath)}">Contract (static JSON)</a></li>
+${t.instructionsUrl ? `<li><a href="${esc(t.instructionsUrl)}">Agent instructions (text)</a></li>` : ''}
+</ul>
+</main>`;
+  const head = `<link rel="alternate" type="application/json" href="${esc(t.staticJsonPath)}">
+<script type="application/ld+json">${jsonForHtml(t.jsonLd)}</script>
+`;
+  return layout({ title: t.title, description: t.description, canonical: t.canonical, body, head });
+}
