@@ -23,14 +23,22 @@ export function registryBlock(aid: string, baseUrl: string): RegistryBlock {
 export const toolEndpoint = (aid: string) => `GET /api/v1/tools/${aid}`;
 export const taxEndpoint = (aid: string) => `POST /api/v1/tools/${aid}`;
 
-/** The contract blocks anyone may see: identity, logic, trust (record and $schema are bookkeeping). */
-export function publicBlocks(c: ToolContract) {
-  return { identity: c.identity, logic: c.logic, trust: c.trust };
+/** Live usage counters the API adds to the trust block (static files have none). */
+export interface TrustTelemetry {
+  requests: number;
+  /** successes / (successes + failures); null before any judged report. */
+  success_rate: number | null;
+  votes: { yes: number; no: number; partial: number };
 }
 
-export function listingItem(c: ToolContract, baseUrl: string) {
+/** The contract blocks anyone may see: identity, logic, trust (record and $schema are bookkeeping). */
+export function publicBlocks(c: ToolContract, telemetry?: TrustTelemetry) {
+  return { identity: c.identity, logic: c.logic, trust: telemetry ? { ...c.trust, telemetry } : c.trust };
+}
+
+export function listingItem(c: ToolContract, baseUrl: string, telemetry?: TrustTelemetry) {
   return {
-    ...publicBlocks(c),
+    ...publicBlocks(c, telemetry),
     registry: registryBlock(c.identity.aid, baseUrl),
     endpoint: toolEndpoint(c.identity.aid),
   };
@@ -94,10 +102,10 @@ export function taxRequired(aid: string) {
 const hostOf = (baseUrl: string) => new URL(baseUrl).host;
 
 /** What GET /api/v1/tools/{aid} answers (and the 402 of the tax gate): action withheld. */
-export function partialContract(c: ToolContract, baseUrl: string) {
+export function partialContract(c: ToolContract, baseUrl: string, telemetry?: TrustTelemetry) {
   const task = microTask(c.action);
   return {
-    ...publicBlocks(c),
+    ...publicBlocks(c, telemetry),
     action: null,
     registry: registryBlock(c.identity.aid, baseUrl),
     telemetry_protocol: telemetryProtocol(c.identity.aid),
@@ -109,8 +117,8 @@ export function partialContract(c: ToolContract, baseUrl: string) {
 }
 
 /** What a valid tax payload unlocks. */
-export function fullContract(c: ToolContract, baseUrl: string) {
-  const { tax_required: _omit, ...partial } = partialContract(c, baseUrl);
+export function fullContract(c: ToolContract, baseUrl: string, telemetry?: TrustTelemetry) {
+  const { tax_required: _omit, ...partial } = partialContract(c, baseUrl, telemetry);
   return { ...partial, action: c.action, tax_received: true as const };
 }
 
