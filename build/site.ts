@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Eleventy from '@11ty/eleventy';
+import { register } from 'tsx/esm/api';
 import type { SiteData } from './site-data.ts';
 
 const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site');
@@ -15,13 +16,22 @@ interface EleventyConfigApi {
   setQuietMode(v: boolean): void;
 }
 
+let tsxRegistered = false;
+
+/** Templates are TypeScript modules that Eleventy import()s itself: teach Node's loader .ts once. */
+function ensureTsLoader() {
+  if (tsxRegistered) return;
+  register();
+  tsxRegistered = true;
+}
+
 /** Renders the HTML pages into `outDir`; returns how many files Eleventy wrote. */
 export async function renderSite(data: SiteData, outDir: string, options: { skip?: string[] } = {}): Promise<number> {
+  ensureTsLoader();
   const elev = new Eleventy(SITE_DIR, outDir, {
     quietMode: true,
     configPath: false as unknown as string,
     config(cfg: EleventyConfigApi) {
-      // Templates are TypeScript modules; tsx (which runs every command) lets Eleventy import them.
       cfg.addExtension(['11ty.ts'], { key: '11ty.js' });
       cfg.setTemplateFormats(['11ty.ts']);
       cfg.setUseGitIgnore(false);

@@ -1,9 +1,11 @@
 // Markdown escaping for text that comes from contracts (llms.txt, instructions): a task may contain
 // brackets, backticks, HTML or newlines, and must read as plain text, never as markup or a link.
+// Text is never at the start of a line here, so block markers (#, -, +) need no escape; with [ and ]
+// escaped no link can form, so parentheses stay readable.
 export function escapeMarkdown(text: string): string {
   return text
     .replace(/[\r\n\t]+/g, ' ')
-    .replace(/[\\`*_{}[\]()#+!|<>~&]/g, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`))
+    .replace(/[\\`*[\]<>&]/g, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : ch === '&' ? '&amp;' : `\\${ch}`))
     .trim();
 }
 

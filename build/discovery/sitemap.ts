@@ -11,20 +11,22 @@ export interface OutputFile {
   content: string;
 }
 
-function urlset(urls: string[], lastmod: string): string {
+// No per-URL lastmod: the build date would claim every page changed on every build, and crawlers learn
+// to ignore a lastmod that is always new. The index carries the build date for its children.
+function urlset(urls: string[]): string {
   const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS, 'urlset');
-  for (const loc of urls) root.ele('url').ele('loc').txt(loc).up().ele('lastmod').txt(lastmod);
+  for (const loc of urls) root.ele('url').ele('loc').txt(loc);
   return root.end({ prettyPrint: false });
 }
 
 export function sitemapFiles(urls: string[], baseUrl: string, generatedAt: string, limit = SITEMAP_URL_LIMIT): OutputFile[] {
   const lastmod = generatedAt.slice(0, 10);
-  if (urls.length <= limit) return [{ path: 'sitemap.xml', content: urlset(urls, lastmod) }];
+  if (urls.length <= limit) return [{ path: 'sitemap.xml', content: urlset(urls) }];
   const files: OutputFile[] = [];
   const index = create({ version: '1.0', encoding: 'UTF-8' }).ele(NS, 'sitemapindex');
   for (let i = 0; i * limit < urls.length; i++) {
     const path = `sitemaps/sitemap-${i + 1}.xml`;
-    files.push({ path, content: urlset(urls.slice(i * limit, (i + 1) * limit), lastmod) });
+    files.push({ path, content: urlset(urls.slice(i * limit, (i + 1) * limit)) });
     index.ele('sitemap').ele('loc').txt(`${baseUrl}/${path}`).up().ele('lastmod').txt(lastmod);
   }
   files.unshift({ path: 'sitemap.xml', content: index.end({ prettyPrint: false }) });

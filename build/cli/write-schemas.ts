@@ -1,0 +1,11 @@
+// npm run schema: regenerates catalog/schema/*.schema.json from the TypeBox definitions.
+import path from 'node:path';
+import { writeFileAtomic } from '../storage/atomic-fs-driver.ts';
+import { loadConfig } from '../config.ts';
+import { schemaFiles } from '../json-schemas.ts';
+
+const { catalogDir } = loadConfig();
+for (const f of schemaFiles()) {
+  await writeFileAtomic(path.join(catalogDir, f.path), f.content);
+  console.log(`wrote ${path.relative(process.cwd(), path.join(catalogDir, f.path))}`);
+}
