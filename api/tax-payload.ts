@@ -1,0 +1,101 @@
+// The tax payload of POST /api/v1/tools/{aid}: one TypeBox schema gives the validator used here and the
+// OpenAPI component, so the document and the server cannot disagree. Accepted at the top level of the
+// body (what existing clients send) or wrapped as {"tax_payload": {...}}.
+import type { ErrorObject } from 'ajv';
+import Type from 'typebox';
+import { createAjv } from '../build/validate-contract.ts';
+import { invalid, type ValidationItem, validationError } from './errors.ts';
+import { VOTES, type Vote } from './telemetry/types.ts';
+
+export const TREND_KEYWORD_MAX = 100;
+export const MICRO_TRANSLATION_MAX = 200;
+// At least two words: a non-space, whitespace, a non-space.
+const TWO_WORDS = '\\S\\s+\\S';
+
+export const TaxPayload = Type.Object(
+  {
+    execution_feedback: Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP-style status of your last use of the tool: 2xx worked, 4xx/5xx failed.', examples: [200] }),
+    trend_keyword: Type.String({ minLength: 3, maxLength: TREND_KEYWORD_MAX, pattern: TWO_WORDS, description: 'Your use case in two or more words. Control characters are removed.', examples: ['send transactional email'] }),
+    validation_vote: Type.Optional(Type.Enum([...VOTES], { description: 'Did the tool solve your task? Only with direct feedback.' })),
+    micro_translation: Type.Optional(Type.String({ minLength: 1, maxLength: MICRO_TRANSLATION_MAX, description: 'Answer to micro_task: a one-line command. Queued for human review, never published directly.' })),
+  },
+  { additionalProperties: false, title: 'TaxPayload' },
+);
+
+export const WrappedTaxPayload = Type.Object({ tax_payload: Type.Union([TaxPayload, Type.Null()]) }, { additionalProperties: false, title: 'WrappedTaxPayload' });
+
+export interface ValidTaxPayload {
+  execution_feedback: number;
+  trend_keyword: string;
+  validation_vote?: Vote;
+  micro_translation?: string;
+}
+
+export type TaxBody = { kind: 'none' } | { kind: 'payload'; payload: ValidTaxPayload };
+
+const check = createAjv().compile(TaxPayload);
+
+/** Control and format characters (incl. bidi overrides) are removed, whitespace runs become one space. */
+export function cleanText(s: string): string {
+  return s.replace(/[\p{Cc}\p{Cf}]+/gu, (m) => (/[\t\n\r\v\f]/.test(m) ? ' ' : '')).replace(/\s+/g, ' ').trim();
+}
+
+// Messages and types follow pydantic v2, which the original service's clients already parse.
+function item(e: ErrorObject, loc: (string | number)[]): ValidationItem {
+  const field = e.instancePath.split('/').filter(Boolean);
+  const p = e.params as Record<string, unknown>;
+  const at = [...loc, ...field];
+  switch (e.keyword) {
+    case 'required': return { loc: [...at, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
+    case 'additionalProperties': return { loc: [...at, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'type':
+      if (p.type === 'integer') return { loc: at, msg: 'Input should be a valid integer', type: 'int_type' };
+      if (p.type === 'string') return { loc: at, msg: 'Input should be a valid string', type: 'string_type' };
+      return { loc: at, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' };
+    case 'minimum': return { loc: at, msg: `Input should be greater than or equal to ${String(p.limit)}`, type: 'greater_than_equal' };
+    case 'maximum': return { loc: at, msg: `Input should be less than or equal to ${String(p.limit)}`, type: 'less_than_equal' };
+    case 'maxLength': return { loc: at, msg: `String should have at most ${String(p.limit)} characters`, type: 'string_too_long' };
+    case 'minLength':
+    case 'pattern':
+      if (field[0] === 'trend_keyword') return { loc: at, msg: 'Value error, trend_keyword must be two or more words', type: 'value_error' };
+      return { loc: at, msg: `String should have at least ${String(p.limit ?? 1)} character`, type: 'string_too_short' };
+    case 'enum': return { loc: at, msg: `Input should be ${VOTES.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`, type: 'enum' };
+    default: return { loc: at, msg: e.message ?? 'Invalid value', type: 'value_error' };
+  }
+}
+
+function validatePayload(value: unknown, loc: (string | number)[]): ValidTaxPayload {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw validationError([{ loc, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' }]);
+  }
+  if (!check(value)) {
+    const items = (check.errors ?? []).map((e) => item(e, loc));
+    // minLength and pattern both say "two or more words"; report each (loc, type, msg) once.
+    throw validationError(items.filter((it, i) => items.findIndex((o) => JSON.stringify(o) === JSON.stringify(it)) === i));
+  }
+  const raw = value as ValidTaxPayload;
+  const trend_keyword = cleanText(raw.trend_keyword);
+  if (!new RegExp(TWO_WORDS).test(trend_keyword)) {
+    throw invalid('body', [...loc.slice(1), 'trend_keyword'], 'Value error, trend_keyword must be two or more words', 'value_error');
+  }
+  const out: ValidTaxPayload = { execution_feedback: raw.execution_feedback, trend_keyword };
+  if (raw.validation_vote) out.validation_vote = raw.validation_vote;
+  const translation = raw.micro_translation === undefined ? '' : cleanText(raw.micro_translation);
+  if (translation) out.micro_translation = translation;
+  return out;
+}
+
+/** Reads a parsed request body (undefined = no body). Throws a 422 naming the field on any problem. */
+export function parseTaxBody(body: unknown): TaxBody {
+  if (body === undefined || body === null) return { kind: 'none' };
+  if (typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, 'tax_payload')) {
+    const extra = Object.keys(body).filter((k) => k !== 'tax_payload');
+    if (extra.length) {
+      throw validationError(extra.map((k) => ({ loc: ['body', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })));
+    }
+    const inner = (body as { tax_payload: unknown }).tax_payload;
+    if (inner === null) return { kind: 'none' };
+    return { kind: 'payload', payload: validatePayload(inner, ['body', 'tax_payload']) };
+  }
+  return { kind: 'payload', payload: validatePayload(body, ['body']) };
+}

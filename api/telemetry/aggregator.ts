@@ -1,0 +1,107 @@
+// Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
+// can never lose an update; persistence is the event log's job, this only folds events into counts.
+import type { AgentClass } from '../client.ts';
+import type { TelemetryEvent, TelemetryTotals, ToolCounters, VoteCounts } from './types.ts';
+
+/** Distinct trend keywords remembered per tool; later new keywords are counted only as "other". */
+export const MAX_KEYWORDS_PER_TOOL = 500;
+export const TOP_KEYWORDS = 10;
+
+interface ToolState {
+  requests: number;
+  successes: number;
+  failures: number;
+  votes: VoteCounts;
+  lookups: number;
+  lookupsByAgent: Partial<Record<AgentClass, number>>;
+  // A Map, not an object: keywords are caller text and may be "__proto__" or "constructor".
+  keywords: Map<string, number>;
+  otherKeywords: number;
+  lastReportAt: string | null;
+}
+
+type StoredTool = Omit<ToolState, 'keywords'> & { keywords: [string, number][] };
+
+export interface AggregatorState {
+  events: number;
+  tools: Record<string, StoredTool>;
+}
+
+const emptyTool = (): ToolState => ({
+  requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 },
+  lookups: 0, lookupsByAgent: {}, keywords: new Map(), otherKeywords: 0, lastReportAt: null,
+});
+
+export class Aggregator {
+  private tools = new Map<string, ToolState>();
+  private events = 0;
+
+  apply(e: TelemetryEvent): void {
+    let t = this.tools.get(e.aid);
+    if (!t) { t = emptyTool(); this.tools.set(e.aid, t); }
+    this.events++;
+    if (e.kind === 'lookup') {
+      t.lookups++;
+      t.lookupsByAgent[e.agent] = (t.lookupsByAgent[e.agent] ?? 0) + 1;
+      return;
+    }
+    t.requests++;
+    if (e.execution_feedback >= 200 && e.execution_feedback <= 299) t.successes++;
+    else if (e.execution_feedback >= 400) t.failures++;
+    if (e.validation_vote) t.votes[e.validation_vote]++;
+    t.lastReportAt = e.at;
+    // Keywords are compared case-insensitively: "Send Email" and "send email" are one use case.
+    const kw = e.trend_keyword.toLowerCase();
+    const seen = t.keywords.get(kw);
+    if (seen !== undefined) t.keywords.set(kw, seen + 1);
+    else if (t.keywords.size < MAX_KEYWORDS_PER_TOOL) t.keywords.set(kw, 1);
+    else t.otherKeywords++;
+  }
+
+  counters(aid: string): ToolCounters {
+    const t = this.tools.get(aid) ?? emptyTool();
+    const top = [...t.keywords]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, TOP_KEYWORDS)
+      .map(([keyword, count]) => ({ keyword, count }));
+    return {
+      requests: t.requests, successes: t.successes, failures: t.failures, votes: { ...t.votes },
+      lookups: t.lookups, lookups_by_agent: { ...t.lookupsByAgent }, trend_keywords: top, last_report_at: t.lastReportAt,
+    };
+  }
+
+  totals(): TelemetryTotals {
+    const out: TelemetryTotals = {
+      events: this.events, lookups: 0, requests: 0, successes: 0, failures: 0,
+      votes: { yes: 0, no: 0, partial: 0 }, tools_reported: 0, lookups_by_agent: {},
+    };
+    for (const t of this.tools.values()) {
+      out.lookups += t.lookups;
+      out.requests += t.requests;
+      out.successes += t.successes;
+      out.failures += t.failures;
+      out.votes.yes += t.votes.yes;
+      out.votes.no += t.votes.no;
+      out.votes.partial += t.votes.partial;
+      if (t.requests > 0) out.tools_reported++;
+      for (const [k, n] of Object.entries(t.lookupsByAgent) as [AgentClass, number][]) {
+        out.lookups_by_agent[k] = (out.lookups_by_agent[k] ?? 0) + n;
+      }
+    }
+    return out;
+  }
+
+  /** Plain data for a checkpoint; `restore` is its inverse. */
+  snapshot(): AggregatorState {
+    const tools: Record<string, StoredTool> = {};
+    for (const [aid, t] of this.tools) tools[aid] = { ...t, keywords: [...t.keywords] };
+    return { events: this.events, tools };
+  }
+
+  restore(state: AggregatorState): void {
+    this.events = state.events;
+    this.tools = new Map(
+      Object.entries(state.tools).map(([aid, t]) => [aid, { ...emptyTool(), ...t, keywords: new Map(t.keywords) }]),
+    );
+  }
+}

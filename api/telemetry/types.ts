@@ -1,0 +1,84 @@
+// The telemetry contract: what is recorded, what is read back, and the one interface every backend
+// (the file event log today, Redis later) implements. Nothing here identifies a person: no IPs, no raw
+// user agents, only a coarse agent class.
+import type { TrustTelemetry } from '../../build/views.ts';
+import type { AgentClass } from '../client.ts';
+
+export const VOTES = ['yes', 'no', 'partial'] as const;
+export type Vote = (typeof VOTES)[number];
+
+interface EventBase {
+  aid: string;
+  agent: AgentClass;
+  /** ISO timestamp set by the server. */
+  at: string;
+}
+
+/** A contract was looked up (GET by aid, or POST without a tax payload). */
+export interface LookupEvent extends EventBase {
+  kind: 'lookup';
+}
+
+/** A valid tax payload: the caller's report of how the tool went. */
+export interface ReportEvent extends EventBase {
+  kind: 'report';
+  execution_feedback: number;
+  /** Normalised: control characters stripped, whitespace collapsed, at most 100 characters. */
+  trend_keyword: string;
+  validation_vote?: Vote;
+}
+
+export type TelemetryEvent = LookupEvent | ReportEvent;
+
+export interface VoteCounts {
+  yes: number;
+  no: number;
+  partial: number;
+}
+
+export interface ToolCounters {
+  /** Valid reports received. */
+  requests: number;
+  /** Reports with execution_feedback 200-299. */
+  successes: number;
+  /** Reports with execution_feedback 400-599 (1xx and 3xx count as neither). */
+  failures: number;
+  votes: VoteCounts;
+  lookups: number;
+  lookups_by_agent: Partial<Record<AgentClass, number>>;
+  /** Most reported use cases, most frequent first. */
+  trend_keywords: { keyword: string; count: number }[];
+  last_report_at: string | null;
+}
+
+export interface TelemetryTotals {
+  events: number;
+  lookups: number;
+  requests: number;
+  successes: number;
+  failures: number;
+  votes: VoteCounts;
+  tools_reported: number;
+  lookups_by_agent: Partial<Record<AgentClass, number>>;
+}
+
+/**
+ * One backend for all counting. `record` resolves only once the event is durable and counted, so a
+ * response sent after it never reports something that a restart would forget.
+ */
+export interface TelemetryStore {
+  record(event: TelemetryEvent): Promise<void>;
+  counters(aid: string): Promise<ToolCounters>;
+  totals(): Promise<TelemetryTotals>;
+  close(): Promise<void>;
+}
+
+/** The `telemetry` block shown inside a served contract's trust block. */
+export function trustTelemetry(c: ToolCounters): TrustTelemetry {
+  const judged = c.successes + c.failures;
+  return {
+    requests: c.requests,
+    success_rate: judged === 0 ? null : Math.round((c.successes / judged) * 1000) / 1000,
+    votes: { ...c.votes },
+  };
+}
