@@ -1,12 +1,28 @@
-// What every route reads: configuration, the catalog store and the in-memory snapshot of the catalog.
-// Writes replace the snapshot, so readers always see one consistent catalog.
+// What every route reads: configuration, the catalog store and the in-memory snapshot of the catalog,
+// plus the runtime services (telemetry, review queue, rate limits, search). Writes replace the snapshot,
+// so readers always see one consistent catalog.
 import type { CatalogStore } from '../build/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import type { Snapshot } from '../build/snapshot.ts';
+import type { ClientOptions } from './client.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { ReviewQueue } from './review-queue.ts';
+import type { ApiCatalog } from './routes/services.ts';
+import type { TelemetryStore } from './telemetry/types.ts';
+import type { ToolSearch } from './tool-search.ts';
 
 export interface AppContext {
   config: Config;
   store: CatalogStore;
   snapshot: Snapshot;
   startedAt: Date;
+  /** Ranking over the snapshot's tools; update it together with the snapshot. */
+  toolSearch: ToolSearch;
+  /** Compiled web-API manifests (catalog/apis). */
+  apis: ApiCatalog;
+  telemetry: TelemetryStore;
+  reviewQueue: ReviewQueue;
+  /** Per client and tool, on POST /api/v1/tools/{aid}. */
+  telemetryLimiter: RateLimiter;
+  client: ClientOptions;
 }

@@ -8,6 +8,11 @@ import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/snapshot.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
+import { telemetryRatePerMinute, tokenBucketLimiter } from './rate-limit.ts';
+import { fileReviewQueue } from './review-queue.ts';
+import { loadApiCatalog } from './routes/services.ts';
+import { openTelemetryStore } from './telemetry/file-store.ts';
+import { createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
   url: string;
@@ -16,29 +21,58 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Runtime settings that are not part of Config; each defaults from the environment. */
+export interface ServerOptions {
+  /** RATE_LIMIT_TELEMETRY_PER_MIN: POSTs per minute per client and tool (0 = no limit). */
+  telemetryRatePerMin?: number;
+  /** TRUST_PROXY=1: take the client address from X-Forwarded-For. */
+  trustProxy?: boolean;
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const store = createCatalogStore({ dir: config.catalogDir });
   const snapshot = await loadSnapshot(store);
   if (snapshot.errors.length) {
     for (const e of snapshot.errors.slice(0, 20)) console.error(`skipped: ${e}`);
   }
-  const ctx: AppContext = { config, store, snapshot, startedAt: new Date() };
+  const telemetry = await openTelemetryStore({ dataDir: config.dataDir, storageUrl: config.storageUrl });
+  const ctx: AppContext = {
+    config,
+    store,
+    snapshot,
+    startedAt: new Date(),
+    toolSearch: createToolSearch(snapshot),
+    apis: await loadApiCatalog(store),
+    telemetry,
+    reviewQueue: await fileReviewQueue({ dataDir: config.dataDir }),
+    telemetryLimiter: tokenBucketLimiter({ perMinute: options.telemetryRatePerMin ?? telemetryRatePerMinute() }),
+    client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },
+  };
   const app = createApp(ctx);
   const server = http.createServer(toNodeHandler(app));
   // Slow clients may not hold sockets open: headers within 10 s, whole request within 30 s.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (error) {
+    await telemetry.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `http://${host}:${port}`,
     port,
     ctx,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: async () => {
+      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      // After the last request: every acknowledged event is already on disk, this only releases the file.
+      await telemetry.close();
+    },
   };
 }

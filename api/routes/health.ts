@@ -1,4 +1,4 @@
-// GET /health: status, live catalog counts and the time of the build being served.
+// GET /health: status, live catalog counts, telemetry totals and the time of the build being served.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { H3 } from 'h3';
@@ -17,7 +17,8 @@ export function healthRoutes(app: H3, ctx: AppContext) {
     return {
       status: 'ok',
       tools_count: ctx.snapshot.tools.length,
-      apis_count: 0,
+      apis_count: ctx.apis.count,
+      telemetry: await ctx.telemetry.totals(),
       build: build ? { generated_at: build.generated_at, tools_count: build.tools_count, build_ms: build.build_ms } : null,
       started_at: ctx.startedAt.toISOString(),
       uptime_s: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),

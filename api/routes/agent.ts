@@ -1,0 +1,20 @@
+// /agent.json, /.well-known/agent.json and /.well-known/mcp.json, answered live (current counts) instead
+// of the copies the build wrote into dist/.
+import type { H3 } from 'h3';
+import { AGENT_DOCUMENT_PATHS, agentDocument } from '../../build/discovery/agent-document.ts';
+import type { AppContext } from '../context.ts';
+
+export function agentRoutes(app: H3, ctx: AppContext) {
+  for (const p of AGENT_DOCUMENT_PATHS) {
+    app.get(`/${p}`, (event) => {
+      event.res.headers.set('cache-control', 'no-cache');
+      event.res.headers.set('access-control-allow-origin', '*');
+      return agentDocument({
+        baseUrl: ctx.config.baseUrl,
+        toolsCount: ctx.snapshot.tools.length,
+        apisCount: ctx.apis.count,
+        generatedAt: new Date().toISOString(),
+      });
+    });
+  }
+}

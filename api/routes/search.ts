@@ -1,0 +1,17 @@
+// GET /api/v1/search: one query over both catalogs, tools first, at most 5 of each.
+import type { H3 } from 'h3';
+import type { AppContext } from '../context.ts';
+import { textQuery } from '../query.ts';
+import { apiListingItem } from './services.ts';
+import { listingItems } from './tools.ts';
+
+export const PER_CATALOG = 5;
+
+export function searchRoutes(app: H3, ctx: AppContext) {
+  app.get('/api/v1/search', async (event) => {
+    const q = textQuery(event, 'q', { required: true });
+    const tools = (await listingItems(ctx, ctx.toolSearch.search(q, { limit: PER_CATALOG }))).map((t) => ({ type: 'tool' as const, ...t }));
+    const apis = ctx.apis.search(q, PER_CATALOG).map((r) => apiListingItem(r, ctx.config.baseUrl));
+    return { query: q, total: tools.length + apis.length, tools: tools.length, apis: apis.length, results: [...tools, ...apis] };
+  });
+}

@@ -1,0 +1,155 @@
+// The tool catalog: GET /api/v1/tools (search or top list), GET /api/v1/tools/trending,
+// GET /api/v1/tools/{aid} (partial contract), POST /api/v1/tools/{aid} (the tax gate and telemetry),
+// GET /api/v1/tools/{aid}/instructions (plain-text agent instructions, permissive licences only).
+import { getRouterParam, type H3, type H3Event } from 'h3';
+import { isSafeId } from '../../build/catalog-store.ts';
+import { AID_PATTERN, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/contract.ts';
+import { permitsInstructions } from '../../build/license.ts';
+import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract } from '../../build/views.ts';
+import { readJsonBody } from '../body.ts';
+import { clientIp, userAgentClassOf } from '../client.ts';
+import type { AppContext } from '../context.ts';
+import { httpError } from '../errors.ts';
+import { enumQuery, intQuery, LIMIT, textQuery } from '../query.ts';
+import { enforce } from '../rate-limit.ts';
+import type { Suggestion } from '../review-queue.ts';
+import { cleanText, parseTaxBody } from '../tax-payload.ts';
+import { trustTelemetry } from '../telemetry/types.ts';
+
+export const LIST_LIMIT = 10;
+const AID = new RegExp(AID_PATTERN);
+
+/** The contract for the path's aid, or a 404. Malformed aids never reach a lookup (let alone a file). */
+export function toolOf(event: H3Event, ctx: AppContext): ToolContract {
+  const raw = getRouterParam(event, 'aid') ?? '';
+  const tool = AID.test(raw) && isSafeId(raw) ? ctx.snapshot.byAid.get(raw) : undefined;
+  if (!tool) throw httpError(404, `Tool '${raw.slice(0, 140)}' not found in catalog`);
+  return tool;
+}
+
+export async function telemetryOf(ctx: AppContext, aid: string) {
+  return trustTelemetry(await ctx.telemetry.counters(aid));
+}
+
+/** Listing items with live counters, in the given order. */
+export async function listingItems(ctx: AppContext, tools: ToolContract[]) {
+  return Promise.all(tools.map(async (t) => listingItem(t, ctx.config.baseUrl, await telemetryOf(ctx, t.identity.aid))));
+}
+
+/** A lookup is worth counting but never worth failing the request for. */
+async function recordLookup(event: H3Event, ctx: AppContext, aid: string): Promise<void> {
+  await ctx.telemetry
+    .record({ kind: 'lookup', aid, agent: userAgentClassOf(event), at: new Date().toISOString() })
+    .catch((error: unknown) => console.error('telemetry: lookup not recorded:', (error as Error).message));
+}
+
+const PLACEHOLDERS: Record<string, string> = {
+  prompt: 'the instruction or text you give the tool',
+  model: 'the model name or id to use',
+  api_key: 'your own API key for the upstream service (never send it to this catalog)',
+  script: 'path to your script file',
+  input: 'the input value or file', output: 'where to write the result', file: 'path to a file', path: 'a file or folder path',
+  url: 'the URL to work on', text: 'the text to work on', query: 'your query', port: 'a TCP port number',
+};
+
+// Plain text, one line per value: contract text loses control characters (no terminal escapes, no fake lines).
+const one = (v: unknown) => cleanText(typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+
+function schemaLines(s: SchemaObject): string[] {
+  const required = new Set(s.required ?? []);
+  const out = [`type: ${one(s.type)}`];
+  if (s.format) out.push(`format: ${one(Array.isArray(s.format) ? s.format.join(', ') : s.format)}`);
+  if (s.description) out.push(`description: ${one(s.description)}`);
+  for (const [name, p] of Object.entries(s.properties ?? {})) {
+    const bits = [p.type ? `${one(p.type)}` : null, required.has(name) ? 'required' : 'optional',
+      p.default !== undefined ? `default ${one(p.default)}` : null, p.enum ? `one of ${one(p.enum.map(String).join(', '))}` : null];
+    out.push(`- ${one(name)} (${bits.filter(Boolean).join(', ')})${p.description ? `: ${one(p.description)}` : ''}`);
+  }
+  return out;
+}
+
+/** The agent-instructions document of GET /api/v1/tools/{aid}/instructions. */
+export function instructionsText(c: ToolContract, baseUrl: string): string {
+  const { identity: id, action } = c;
+  const names = [...new Set([...(action.execute_cmd ?? '').matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,40})\}/g)].map((m) => m[1] ?? ''))];
+  return [
+    `# ${one(id.name)} (${id.aid}): agent instructions`,
+    '',
+    ...(id.task ? [`Task: ${one(id.task)}`] : []),
+    `Platform: ${id.platform}`, `Version: ${one(id.version ?? 'unknown')}`, `Licence: ${one(id.license)}`, `Source: ${one(action.source_url)}`,
+    '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.',
+    '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.',
+    ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => `- {${n}}: ${PLACEHOLDERS[n.toLowerCase()] ?? 'a value you supply'}`)] : []),
+    '', '## Input', ...schemaLines(c.logic.input_schema),
+    '', '## Output', ...schemaLines(c.logic.output_schema),
+    '', '## Telemetry (opt-in)',
+    `After using the tool, POST ${baseUrl}/api/v1/tools/${id.aid} with Content-Type: application/json and`,
+    '{"execution_feedback": <HTTP-style status of your use: 200 worked, 500 failed>, "trend_keyword": "<your use case, two or more words>"}',
+    'Optionally add "validation_vote": "yes" | "no" | "partial" when you know whether it solved your task.',
+    '', '## Canonical', `${baseUrl}/api/v1/tools/${id.aid}`, '',
+  ].join('\n');
+}
+
+export function toolRoutes(app: H3, ctx: AppContext) {
+  app.get('/api/v1/tools', async (event) => {
+    const q = textQuery(event, 'q', { required: false });
+    const category = enumQuery(event, 'category', PLATFORMS);
+    const tools = ctx.toolSearch.search(q, { platform: category, limit: LIST_LIMIT });
+    const results = await listingItems(ctx, tools);
+    return { query: q, category, count: results.length, results, note: LISTING_NOTE };
+  });
+
+  app.get('/api/v1/tools/trending', async (event) => {
+    const limit = intQuery(event, 'limit', LIMIT);
+    const results = await listingItems(ctx, ctx.toolSearch.search('', { limit }));
+    return { count: results.length, results };
+  });
+
+  app.get('/api/v1/tools/:aid', async (event) => {
+    const tool = toolOf(event, ctx);
+    await recordLookup(event, ctx, tool.identity.aid);
+    return partialContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, tool.identity.aid));
+  });
+
+  app.post('/api/v1/tools/:aid', async (event) => {
+    const tool = toolOf(event, ctx);
+    const aid = tool.identity.aid;
+    await enforce(ctx.telemetryLimiter, `${clientIp(event, ctx.client)} ${aid}`);
+    const body = parseTaxBody(await readJsonBody(event));
+    if (body.kind === 'none') {
+      await recordLookup(event, ctx, aid);
+      event.res.status = 402;
+      return partialContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, aid));
+    }
+    const { payload } = body;
+    const agent = userAgentClassOf(event);
+    try {
+      // Resolves only after the event is on disk: a 200 never reports something a restart would forget.
+      await ctx.telemetry.record({
+        kind: 'report', aid, agent, at: new Date().toISOString(),
+        execution_feedback: payload.execution_feedback,
+        trend_keyword: payload.trend_keyword,
+        ...(payload.validation_vote ? { validation_vote: payload.validation_vote } : {}),
+      });
+    } catch (error) {
+      console.error('telemetry: report not recorded:', (error as Error).message);
+      throw httpError(503, 'Your report could not be stored, so nothing was recorded; please retry later.', { 'retry-after': '5' });
+    }
+    if (payload.micro_translation) {
+      await ctx.reviewQueue
+        .submit({ aid, field: (microTask(tool.action)?.field ?? null) as Suggestion['field'], value: payload.micro_translation, agent })
+        .catch((error: unknown) => console.error('review queue: suggestion not stored:', (error as Error).message));
+    }
+    return fullContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, aid));
+  });
+
+  app.get('/api/v1/tools/:aid/instructions', (event) => {
+    const tool = toolOf(event, ctx);
+    const license = tool.identity.license;
+    if (!permitsInstructions(license)) {
+      const why = license ? `its licence (${one(license)}) does not permit MIT or Apache-2.0 terms` : 'its licence is unknown';
+      throw httpError(404, `No agent instructions for '${tool.identity.aid}': ${why}. Instructions are offered for MIT or Apache-2.0 tools only.`);
+    }
+    return new Response(instructionsText(tool, ctx.config.baseUrl), { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  });
+}
