@@ -1,6 +1,6 @@
 // catalog → dist: loads and validates the catalog, writes every artifact into a fresh folder, then swaps
 // dist/ to it atomically. A failed or interrupted build leaves the previous dist/ serving.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore } from './catalog-store.ts';
 import type { ToolContract } from './contract.ts';
@@ -42,20 +42,25 @@ export class CatalogInvalidError extends Error {
   }
 }
 
-export async function writeFiles(root: string, files: OutputFile[], label?: string): Promise<void> {
-  const progress = label ? createProgress(label, files.length) : null;
-  const dirs = new Set(files.map((f) => path.dirname(path.join(root, f.path))));
-  for (const dir of dirs) await fsp.mkdir(dir, { recursive: true });
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const f = files[next++] as OutputFile;
-      await fsp.writeFile(path.join(root, f.path), f.content);
-      progress?.tick();
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
+/**
+ * Writes files synchronously, yielding to the event loop every few hundred: small-file writes through
+ * libuv's thread pool are several times slower, and `files` may be a lazy iterable so 100,000 contents
+ * never sit in memory at once.
+ */
+export async function writeFiles(root: string, files: Iterable<OutputFile>, label?: string, total = 0): Promise<number> {
+  const progress = label ? createProgress(label, total) : null;
+  const made = new Set<string>();
+  let count = 0;
+  for (const f of files) {
+    const file = path.join(root, f.path);
+    const dir = path.dirname(file);
+    if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
+    writeFileSync(file, f.content);
+    progress?.tick();
+    if (++count % 500 === 0) await new Promise((r) => setImmediate(r));
+  }
   progress?.done();
+  return count;
 }
 
 export interface DiscoveryInput {
@@ -78,6 +83,11 @@ export function discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrig
     ...sitemapFiles(urls, baseUrl, generatedAt),
     ...hostConfigFiles(apiOrigin),
   ];
+}
+
+function* staticJsonFiles(tools: ToolContract[], baseUrl: string): Generator<OutputFile> {
+  yield* listingFiles(tools, baseUrl);
+  for (const t of tools) yield contractFile(t, baseUrl);
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -105,7 +115,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   try {
     const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
     await phase('discovery', () => writeFiles(buildDir, discovery));
-    await phase('static-json', () => writeFiles(buildDir, [...listingFiles(tools, baseUrl), ...tools.map((t) => contractFile(t, baseUrl))], 'static json'));
+    await phase('static-json', () => writeFiles(buildDir, staticJsonFiles(tools, baseUrl), 'static json', tools.length + 2));
     const pages = await phase('html', () => renderSite(site, buildDir));
     const ms = Math.round(performance.now() - started);
     const info = { generated_at: generatedAt, tools_count: tools.length, apis_count: apisCount, build_ms: ms };

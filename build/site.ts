@@ -1,4 +1,7 @@
 // Runs Eleventy programmatically over site/ with data prepared in code (build/site-data.ts).
+// Tool pages render in batches, one Eleventy run each, so memory stays bounded at 100,000 pages and a
+// rebuild can render just the pages that changed.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Eleventy from '@11ty/eleventy';
@@ -6,14 +9,16 @@ import { register } from 'tsx/esm/api';
 import type { SiteData } from './site-data.ts';
 
 const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site');
+const TOOL_TEMPLATE = 'tool';
+export const TOOL_BATCH = 10_000;
 
 interface EleventyConfigApi {
   addExtension(ext: string[], opts: { key: string }): void;
   setTemplateFormats(ext: string[]): void;
   addGlobalData(name: string, value: unknown): void;
   setUseGitIgnore(v: boolean): void;
-  ignores: { add(glob: string): void };
   setQuietMode(v: boolean): void;
+  ignores: { add(glob: string): void };
 }
 
 let tsxRegistered = false;
@@ -25,27 +30,50 @@ function ensureTsLoader() {
   tsxRegistered = true;
 }
 
-/** Renders the HTML pages into `outDir`; returns how many files Eleventy wrote. */
-export async function renderSite(data: SiteData, outDir: string, options: { skip?: string[] } = {}): Promise<number> {
+const templateNames = () => readdirSync(SITE_DIR).filter((f) => f.endsWith('.11ty.ts')).map((f) => f.slice(0, -'.11ty.ts'.length));
+
+async function runEleventy(data: SiteData, outDir: string, only: (name: string) => boolean): Promise<number> {
   ensureTsLoader();
+  const skipped = templateNames().filter((n) => !only(n));
   const elev = new Eleventy(SITE_DIR, outDir, {
     quietMode: true,
-    configPath: false as unknown as string,
+    configPath: false,
     config(cfg: EleventyConfigApi) {
       cfg.addExtension(['11ty.ts'], { key: '11ty.js' });
       cfg.setTemplateFormats(['11ty.ts']);
       cfg.setUseGitIgnore(false);
       cfg.setQuietMode(true);
       cfg.addGlobalData('site', data);
-      for (const name of options.skip ?? []) cfg.ignores.add(`${SITE_DIR}/${name}.11ty.ts`);
+      for (const name of skipped) cfg.ignores.add(path.join(SITE_DIR, `${name}.11ty.ts`));
     },
-  } as never);
-  const result = (await elev.write()) as unknown;
-  return countWritten(result);
+  });
+  return countWritten(await elev.write());
 }
 
 function countWritten(result: unknown): number {
   // Eleventy 3 answers [passthroughResults, templateResults]; count rendered templates.
   if (Array.isArray(result) && Array.isArray(result[1])) return (result[1] as unknown[]).flat().length;
   return 0;
+}
+
+export interface RenderOptions {
+  /** Render only these tool pages (by aid) and skip the other templates' shared pages when false. */
+  toolAids?: Set<string>;
+  shared?: boolean;
+  onBatch?: (pages: number) => void;
+}
+
+/** Renders the HTML pages into `outDir`; returns how many files Eleventy wrote. */
+export async function renderSite(data: SiteData, outDir: string, options: RenderOptions = {}): Promise<number> {
+  let written = 0;
+  if (options.shared !== false) {
+    written += await runEleventy({ ...data, toolPages: [] }, outDir, (n) => n !== TOOL_TEMPLATE);
+  }
+  const pages = options.toolAids ? data.toolPages.filter((p) => options.toolAids?.has(p.aid)) : data.toolPages;
+  for (let i = 0; i < pages.length; i += TOOL_BATCH) {
+    const n = await runEleventy({ ...data, indexPages: [], toolPages: pages.slice(i, i + TOOL_BATCH) }, outDir, (name) => name === TOOL_TEMPLATE);
+    written += n;
+    options.onBatch?.(n);
+  }
+  return written;
 }

@@ -7,7 +7,7 @@ declare module 'spdx-expression-parse' {
 }
 declare module '@11ty/eleventy' {
   export default class Eleventy {
-    constructor(input: string, output: string, options?: Record<string, unknown>);
+    constructor(input: string, output: string, options?: { quietMode?: boolean; configPath?: string | false; config?: (cfg: never) => void });
     write(): Promise<unknown>;
   }
 }
