@@ -10,7 +10,8 @@ import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt } from './discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from './discovery/sitemap.ts';
 import { contractFile, listingFiles } from './discovery/static-json.ts';
-import { BUILD_INFO, createBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
+import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
+import { linkUnchanged, reusableBuild } from './incremental.ts';
 import { createProgress } from './progress.ts';
 import { renderSite } from './site.ts';
 import { siteData } from './site-data.ts';
@@ -24,6 +25,11 @@ export interface BuildOptions {
   apiOrigin?: string;
   /** Use this snapshot instead of reading the catalog (benchmarks, the API's rebuilds). */
   snapshot?: Snapshot;
+  /**
+   * Incremental build: only these tools changed since the current build (removed ones need not be
+   * listed). Every other tool's page and JSON are linked from the current build. Absent = full build.
+   */
+  changedAids?: Iterable<string>;
   log?: (line: string) => void;
 }
 
@@ -34,6 +40,7 @@ export interface BuildResult {
   files: number;
   ms: number;
   phases: Record<string, number>;
+  incremental: boolean;
 }
 
 export class CatalogInvalidError extends Error {
@@ -85,9 +92,9 @@ export function discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrig
   ];
 }
 
-function* staticJsonFiles(tools: ToolContract[], baseUrl: string): Generator<OutputFile> {
+function* staticJsonFiles(tools: ToolContract[], render: ToolContract[], baseUrl: string): Generator<OutputFile> {
   yield* listingFiles(tools, baseUrl);
-  for (const t of tools) yield contractFile(t, baseUrl);
+  for (const t of render) yield contractFile(t, baseUrl);
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -111,18 +118,27 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
 
   const site = siteData(tools, baseUrl);
   const indexPaths = site.indexPages.map((p) => p.path);
+  const prev = options.changedAids ? await reusableBuild(await currentBuildDir(options.distDir), baseUrl) : null;
   const buildDir = await createBuildDir(options.distDir);
   try {
+    // Which tools need their own page and JSON written: all of them, or the changed and the new ones.
+    let render = tools;
+    if (prev) {
+      const changed = new Set(options.changedAids);
+      const missing = new Set(await phase('link', async () => linkUnchanged(prev, buildDir, tools.map((t) => t.identity.aid).filter((a) => !changed.has(a)))));
+      render = tools.filter((t) => changed.has(t.identity.aid) || missing.has(t.identity.aid));
+    }
     const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
     await phase('discovery', () => writeFiles(buildDir, discovery));
-    await phase('static-json', () => writeFiles(buildDir, staticJsonFiles(tools, baseUrl), 'static json', tools.length + 2));
-    const pages = await phase('html', () => renderSite(site, buildDir));
+    await phase('static-json', () => writeFiles(buildDir, staticJsonFiles(tools, render, baseUrl), 'static json', render.length + 2));
+    const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
+    const pages = await phase('html', () => renderSite(site, buildDir, { toolAids }));
     const ms = Math.round(performance.now() - started);
-    const info = { generated_at: generatedAt, tools_count: tools.length, apis_count: apisCount, build_ms: ms };
+    const info = { generated_at: generatedAt, base_url: baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
     await phase('swap', () => swapIn(options.distDir, buildDir));
     await pruneBuilds(options.distDir);
-    return { buildDir, toolsCount: tools.length, apisCount, files: pages + tools.length, ms, phases };
+    return { buildDir, toolsCount: tools.length, apisCount, files: pages + render.length, ms, phases, incremental: Boolean(prev) };
   } catch (error) {
     await fsp.rm(buildDir, { recursive: true, force: true });
     throw error;

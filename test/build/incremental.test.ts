@@ -1,0 +1,57 @@
+// Incremental builds re-render only changed and new tools, link the rest, and never touch the old build.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../build/build.ts';
+import { sampleContract, type TempCatalog, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
+
+const BASE = 'https://catalog.example';
+
+describe('incremental build', () => {
+  let cat: TempCatalog;
+  let oldDir: string;
+  let newDir: string;
+  beforeAll(async () => {
+    cat = await tempCatalog(Array.from({ length: 30 }, (_, i) => sampleContract(`npm-t${i}-v1`)));
+    await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE });
+    oldDir = await fsp.realpath(cat.distDir);
+    await writeContract(cat.catalogDir, sampleContract('npm-t1-v1', { identity: { task: 'Completely new task text' } }));
+    await writeContract(cat.catalogDir, sampleContract('npm-added-v1'));
+    await fsp.rm(path.join(cat.catalogDir, 'tools', 'npm-t2-v1.json'));
+    const r = await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE, changedAids: ['npm-t1-v1'] });
+    expect(r.incremental).toBe(true);
+    newDir = await fsp.realpath(cat.distDir);
+  });
+  afterAll(() => cat.cleanup());
+
+  const read = (dir: string, p: string) => fsp.readFile(path.join(dir, p), 'utf8');
+
+  it('re-renders the changed tool and renders the new one', async () => {
+    expect(await read(newDir, 'tools/npm-t1-v1/index.html')).toContain('Completely new task text');
+    expect(JSON.parse(await read(newDir, 'static/v1/tools/npm-t1-v1.json')).identity.task).toBe('Completely new task text');
+    expect(await read(newDir, 'tools/npm-added-v1/index.html')).toContain('<h1>added</h1>');
+    const info = JSON.parse(await read(newDir, 'build-info.json'));
+    expect(info).toMatchObject({ incremental: true, rendered_tools: 2, tools_count: 30 });
+  });
+
+  it('drops the removed tool everywhere', async () => {
+    await expect(fsp.access(path.join(newDir, 'tools/npm-t2-v1/index.html'))).rejects.toThrow();
+    await expect(fsp.access(path.join(newDir, 'static/v1/tools/npm-t2-v1.json'))).rejects.toThrow();
+    expect(await read(newDir, 'index.html')).not.toContain('npm-t2-v1');
+    expect(await read(newDir, 'sitemap.xml')).not.toContain('npm-t2-v1');
+    expect(await read(newDir, 'index.html')).toContain('/tools/npm-added-v1/');
+  });
+
+  it('links unchanged tools from the previous build and leaves that build untouched', async () => {
+    const [a, b] = await Promise.all([fsp.stat(path.join(oldDir, 'tools/npm-t5-v1/index.html')), fsp.stat(path.join(newDir, 'tools/npm-t5-v1/index.html'))]);
+    expect(b.ino).toBe(a.ino);
+    expect(await read(oldDir, 'tools/npm-t1-v1/index.html')).toContain('Does t1 things');
+    expect(await read(oldDir, 'tools/npm-t1-v1/index.html')).not.toContain('Completely new');
+  });
+
+  it('falls back to a full build when the public URL changed', async () => {
+    const r = await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: 'https://other.example', changedAids: [] });
+    expect(r.incremental).toBe(false);
+    expect(await read(cat.distDir, 'tools/npm-t5-v1/index.html')).toContain('https://other.example/tools/npm-t5-v1/');
+  });
+});
