@@ -26,10 +26,12 @@ function patternMatches(pattern: string, pathname: string): boolean {
 
 /** Methods the registered routes accept for this path ([] for an unknown path). */
 function allowedMethods(app: H3, pathname: string): string[] {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const routes = app['~routes'].filter((r) => r.method && r.route && r.route !== '/**' && patternMatches(r.route, path));
+  // Like the router: a static path hides the parameter routes it also matches.
+  const exact = routes.filter((r) => r.route === path);
   const methods = new Set<string>();
-  for (const r of app['~routes']) {
-    if (r.method && r.route && r.route !== '/**' && patternMatches(r.route, pathname)) methods.add(r.method);
-  }
+  for (const r of exact.length ? exact : routes) methods.add(r.method as string);
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods];
 }
@@ -47,15 +49,22 @@ export function createApp(ctx: AppContext): H3 {
   serviceRoutes(app, ctx);
   agentRoutes(app, ctx);
   openApiRoutes(app, ctx);
+
+  const wrongMethod = (event: H3Event, allowed: string[]) => {
+    // h3 routes HEAD to GET only when nothing else matches, and the fallbacks below always match.
+    if (event.req.method === 'HEAD' && allowed.includes('GET')) return headAsGet(app, event);
+    throw httpError(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+  };
+  // A static path outranks a parameter in the router: without this, POST /api/v1/tools/trending would
+  // reach POST /api/v1/tools/:aid and answer "Tool 'trending' not found" instead of 405.
+  const statics = new Set(app['~routes'].filter((r) => r.method && r.route && !/[:*]/.test(r.route)).map((r) => r.route as string));
+  for (const route of statics) app.all(route, (event) => wrongMethod(event, allowedMethods(app, route)));
+
   // Everything no route claims: a wrong method on a known path (405), else a file of dist/ or a 404.
   app.all('/**', async (event) => {
     const method = event.req.method;
     const allowed = allowedMethods(app, event.url.pathname);
-    if (allowed.length > 0) {
-      // h3 routes HEAD to GET only when nothing else matches, and this catch-all always matches.
-      if (method === 'HEAD' && allowed.includes('GET')) return headAsGet(app, event);
-      throw httpError(405, 'Method Not Allowed', { allow: allowed.join(', ') });
-    }
+    if (allowed.length > 0) return wrongMethod(event, allowed);
     if (method === 'GET' || method === 'HEAD') {
       const res = await serveDist(event, ctx.config.distDir);
       if (res) return res;
