@@ -16,13 +16,21 @@ export const TaxPayload = Type.Object(
   {
     execution_feedback: Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP-style status of your last use of the tool: 2xx worked, 4xx/5xx failed.', examples: [200] }),
     trend_keyword: Type.String({ minLength: 3, maxLength: TREND_KEYWORD_MAX, pattern: TWO_WORDS, description: 'Your use case in two or more words. Control characters are removed.', examples: ['send transactional email'] }),
-    validation_vote: Type.Optional(Type.Enum([...VOTES], { description: 'Did the tool solve your task? Only with direct feedback.' })),
-    micro_translation: Type.Optional(Type.String({ minLength: 1, maxLength: MICRO_TRANSLATION_MAX, description: 'Answer to micro_task: a one-line command. Queued for human review, never published directly.' })),
+    // null is accepted as "absent" for the optional fields: clients of the original service send it.
+    validation_vote: Type.Optional(Type.Unsafe<Vote | null>({ type: ['string', 'null'], enum: [...VOTES, null], description: 'Did the tool solve your task? Only with direct feedback.' })),
+    micro_translation: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], minLength: 1, maxLength: MICRO_TRANSLATION_MAX, description: 'Answer to micro_task: a one-line command. Queued for human review, never published directly.' })),
   },
   { additionalProperties: false, title: 'TaxPayload' },
 );
 
 export const WrappedTaxPayload = Type.Object({ tax_payload: Type.Union([TaxPayload, Type.Null()]) }, { additionalProperties: false, title: 'WrappedTaxPayload' });
+
+interface RawTaxPayload {
+  execution_feedback: number;
+  trend_keyword: string;
+  validation_vote?: Vote | null;
+  micro_translation?: string | null;
+}
 
 export interface ValidTaxPayload {
   execution_feedback: number;
@@ -50,7 +58,7 @@ function item(e: ErrorObject, loc: (string | number)[]): ValidationItem {
     case 'additionalProperties': return { loc: [...at, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'type':
       if (p.type === 'integer') return { loc: at, msg: 'Input should be a valid integer', type: 'int_type' };
-      if (p.type === 'string') return { loc: at, msg: 'Input should be a valid string', type: 'string_type' };
+      if (String(p.type).startsWith('string')) return { loc: at, msg: 'Input should be a valid string', type: 'string_type' };
       return { loc: at, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' };
     case 'minimum': return { loc: at, msg: `Input should be greater than or equal to ${String(p.limit)}`, type: 'greater_than_equal' };
     case 'maximum': return { loc: at, msg: `Input should be less than or equal to ${String(p.limit)}`, type: 'less_than_equal' };
@@ -73,14 +81,14 @@ function validatePayload(value: unknown, loc: (string | number)[]): ValidTaxPayl
     // minLength and pattern both say "two or more words"; report each (loc, type, msg) once.
     throw validationError(items.filter((it, i) => items.findIndex((o) => JSON.stringify(o) === JSON.stringify(it)) === i));
   }
-  const raw = value as ValidTaxPayload;
+  const raw = value as RawTaxPayload;
   const trend_keyword = cleanText(raw.trend_keyword);
   if (!new RegExp(TWO_WORDS).test(trend_keyword)) {
     throw invalid('body', [...loc.slice(1), 'trend_keyword'], 'Value error, trend_keyword must be two or more words', 'value_error');
   }
   const out: ValidTaxPayload = { execution_feedback: raw.execution_feedback, trend_keyword };
   if (raw.validation_vote) out.validation_vote = raw.validation_vote;
-  const translation = raw.micro_translation === undefined ? '' : cleanText(raw.micro_translation);
+  const translation = raw.micro_translation == null ? '' : cleanText(raw.micro_translation);
   if (translation) out.micro_translation = translation;
   return out;
 }

@@ -34,20 +34,30 @@ export function createToolSearch(snapshot: Snapshot): ToolSearch {
   const listed = snapshot.tools.filter(isListable);
   const byAid = new Map(listed.map((c) => [c.identity.aid, c]));
   const engine = engineOf(listed.map(documentFromContract));
+  // The empty query (the default listing, the most frequent request) scans every document: cache it.
+  const top = new Map<string, ToolContract[]>();
+  const run = (q: string, platform: Platform | '' | undefined, limit: number) =>
+    engine.search(q, { limit, ...(platform ? { platform } : {}) }).map((h) => byAid.get(h.id)).filter((c): c is ToolContract => c !== undefined);
   return {
     search(q, { platform, limit }) {
-      const hits = engine.search(q, { limit, ...(platform ? { platform } : {}) });
-      return hits.map((h) => byAid.get(h.id)).filter((c): c is ToolContract => c !== undefined);
+      if (q.trim() !== '') return run(q, platform, limit);
+      const key = `${platform ?? ''} ${limit}`;
+      let hit = top.get(key);
+      if (!hit) { hit = run('', platform, limit); top.set(key, hit); }
+      return hit;
     },
     upsert(c) {
+      top.clear();
       if (!isListable(c)) {
-        this.remove(c.identity.aid);
+        byAid.delete(c.identity.aid);
+        engine.remove(c.identity.aid);
         return;
       }
       byAid.set(c.identity.aid, c);
       engine.upsert(documentFromContract(c));
     },
     remove(aid) {
+      top.clear();
       byAid.delete(aid);
       engine.remove(aid);
     },

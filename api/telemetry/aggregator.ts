@@ -1,10 +1,14 @@
 // Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
 // can never lose an update; persistence is the event log's job, this only folds events into counts.
 import type { AgentClass } from '../client.ts';
-import type { TelemetryEvent, TelemetryTotals, ToolCounters, VoteCounts } from './types.ts';
+import type { LoggedEvent, TelemetryTotals, ToolCounters, VoteCounts } from './types.ts';
 
-/** Distinct trend keywords remembered per tool; later new keywords are counted only as "other". */
-export const MAX_KEYWORDS_PER_TOOL = 500;
+/**
+ * Distinct trend keywords remembered per tool and in all; later new keywords are counted only as
+ * "other". Keywords are caller text: without both bounds a flood of unique ones would exhaust memory.
+ */
+export const MAX_KEYWORDS_PER_TOOL = 200;
+export const MAX_KEYWORDS_TOTAL = 200_000;
 export const TOP_KEYWORDS = 10;
 
 interface ToolState {
@@ -35,16 +39,32 @@ const emptyTool = (): ToolState => ({
 export class Aggregator {
   private tools = new Map<string, ToolState>();
   private events = 0;
+  private keywordEntries = 0;
 
-  apply(e: TelemetryEvent): void {
-    let t = this.tools.get(e.aid);
-    if (!t) { t = emptyTool(); this.tools.set(e.aid, t); }
-    this.events++;
-    if (e.kind === 'lookup') {
-      t.lookups++;
-      t.lookupsByAgent[e.agent] = (t.lookupsByAgent[e.agent] ?? 0) + 1;
+  private tool(aid: string): ToolState {
+    let t = this.tools.get(aid);
+    if (!t) { t = emptyTool(); this.tools.set(aid, t); }
+    return t;
+  }
+
+  private lookups(aid: string, agent: AgentClass, n: number): void {
+    const t = this.tool(aid);
+    this.events += n;
+    t.lookups += n;
+    t.lookupsByAgent[agent] = (t.lookupsByAgent[agent] ?? 0) + n;
+  }
+
+  apply(e: LoggedEvent): void {
+    if (e.kind === 'lookups') {
+      for (const [aid, agent, n] of e.counts) this.lookups(aid, agent, n);
       return;
     }
+    if (e.kind === 'lookup') {
+      this.lookups(e.aid, e.agent, 1);
+      return;
+    }
+    const t = this.tool(e.aid);
+    this.events++;
     t.requests++;
     if (e.execution_feedback >= 200 && e.execution_feedback <= 299) t.successes++;
     else if (e.execution_feedback >= 400) t.failures++;
@@ -54,8 +74,10 @@ export class Aggregator {
     const kw = e.trend_keyword.toLowerCase();
     const seen = t.keywords.get(kw);
     if (seen !== undefined) t.keywords.set(kw, seen + 1);
-    else if (t.keywords.size < MAX_KEYWORDS_PER_TOOL) t.keywords.set(kw, 1);
-    else t.otherKeywords++;
+    else if (t.keywords.size < MAX_KEYWORDS_PER_TOOL && this.keywordEntries < MAX_KEYWORDS_TOTAL) {
+      t.keywords.set(kw, 1);
+      this.keywordEntries++;
+    } else t.otherKeywords++;
   }
 
   counters(aid: string): ToolCounters {
@@ -103,5 +125,7 @@ export class Aggregator {
     this.tools = new Map(
       Object.entries(state.tools).map(([aid, t]) => [aid, { ...emptyTool(), ...t, keywords: new Map(t.keywords) }]),
     );
+    this.keywordEntries = 0;
+    for (const t of this.tools.values()) this.keywordEntries += t.keywords.size;
   }
 }

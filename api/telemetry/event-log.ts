@@ -9,7 +9,7 @@ import { createReadStream, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../build/storage/atomic-fs-driver.ts';
 import type { AggregatorState } from './aggregator.ts';
-import type { TelemetryEvent } from './types.ts';
+import type { LoggedEvent } from './types.ts';
 
 export interface EventLogOptions {
   dir: string;
@@ -19,13 +19,14 @@ export interface EventLogOptions {
 
 export interface EventLogHooks {
   restore(state: AggregatorState): void;
-  apply(event: TelemetryEvent): void;
+  apply(event: LoggedEvent): void;
   snapshot(): AggregatorState;
 }
 
 interface Pending {
   line: string;
-  event: TelemetryEvent;
+  /** Null when the caller counted the event already (lookup batches). */
+  event: LoggedEvent | null;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -34,7 +35,7 @@ const CHECKPOINT = 'checkpoint.json';
 const segmentFile = (n: number) => `events-${n}.jsonl`;
 
 /** Replays complete lines; returns the byte length of the complete part (a torn last line is not counted). */
-async function replay(file: string, apply: (e: TelemetryEvent) => void): Promise<{ good: number; events: number; bad: number }> {
+async function replay(file: string, apply: (e: LoggedEvent) => void): Promise<{ good: number; events: number; bad: number }> {
   let good = 0, events = 0, bad = 0, carry = '';
   const stream = createReadStream(file, { encoding: 'utf8' });
   try {
@@ -44,7 +45,7 @@ async function replay(file: string, apply: (e: TelemetryEvent) => void): Promise
       for (const line of lines) {
         good += Buffer.byteLength(line) + 1;
         if (!line) continue;
-        try { apply(JSON.parse(line) as TelemetryEvent); events++; } catch { bad++; }
+        try { apply(JSON.parse(line) as LoggedEvent); events++; } catch { bad++; }
       }
     }
   } catch (error) {
@@ -97,11 +98,11 @@ export class EventLog {
     this.handle = await fsp.open(path.join(this.dir, segmentFile(segment)), 'a');
   }
 
-  /** Resolves once the event is on disk (fdatasync) and applied. */
-  append(event: TelemetryEvent): Promise<void> {
+  /** Resolves once the event is on disk (fdatasync) and applied (unless `applied` says it already was). */
+  append(event: LoggedEvent, options: { applied?: boolean } = {}): Promise<void> {
     if (!this.handle) return Promise.reject(new Error('telemetry log is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ line: `${JSON.stringify(event)}\n`, event, resolve, reject });
+      this.queue.push({ line: `${JSON.stringify(event)}\n`, event: options.applied ? null : event, resolve, reject });
       this.flushing ??= this.flush();
     });
   }
@@ -121,7 +122,10 @@ export class EventLog {
         for (const p of batch) p.reject(error);
         continue;
       }
-      for (const p of batch) { this.hooks.apply(p.event); p.resolve(); }
+      for (const p of batch) {
+        if (p.event) this.hooks.apply(p.event);
+        p.resolve();
+      }
     }
     this.flushing = null;
   }

@@ -30,6 +30,15 @@ export interface ReportEvent extends EventBase {
 
 export type TelemetryEvent = LookupEvent | ReportEvent;
 
+/** How a backend may persist lookups: many folded into one record of [aid, agent class, count]. */
+export interface LookupBatch {
+  kind: 'lookups';
+  at: string;
+  counts: [string, AgentClass, number][];
+}
+
+export type LoggedEvent = TelemetryEvent | LookupBatch;
+
 export interface VoteCounts {
   yes: number;
   no: number;
@@ -63,8 +72,9 @@ export interface TelemetryTotals {
 }
 
 /**
- * One backend for all counting. `record` resolves only once the event is durable and counted, so a
- * response sent after it never reports something that a restart would forget.
+ * One backend for all counting. For a report, `record` resolves only once the event is durable and
+ * counted, so a 200 sent after it never reports something a restart would forget. A lookup is counted
+ * when `record` resolves; a backend may persist lookups lazily (see file-store.ts).
  */
 export interface TelemetryStore {
   record(event: TelemetryEvent): Promise<void>;

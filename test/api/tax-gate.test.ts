@@ -62,6 +62,13 @@ describe('POST /api/v1/tools/{aid}', () => {
       expect(body.tax_received).toBe(true);
     });
 
+    it('treats null optional fields as absent (clients of the original service send them)', async () => {
+      const queued = (await s.running.ctx.reviewQueue.list()).length;
+      const { status } = await s.post(TOOL, { ...valid, validation_vote: null, micro_translation: null });
+      expect(status).toBe(200);
+      expect((await s.running.ctx.reviewQueue.list()).length).toBe(queued);
+    });
+
     it('stores the trend keyword cleaned: control characters removed, whitespace collapsed', async () => {
       await s.post('/api/v1/tools/npm-chalk-v1', { execution_feedback: 200, trend_keyword: '  colour\u0000\u001b  log\tlines \u202e ' });
       expect((await counters('npm-chalk-v1')).trend_keywords).toEqual([{ keyword: 'colour log lines', count: 1 }]);

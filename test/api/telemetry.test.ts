@@ -107,6 +107,21 @@ describe('file telemetry store', () => {
     await store.close();
   });
 
+  it('writes lookups as one batch line per interval (GETs never wait for the disk) and replays them', async () => {
+    const dataDir = await tmp();
+    let store = await fileTelemetryStore({ dataDir, lookupFlushMs: 20 });
+    for (let i = 0; i < 50; i++) await store.record({ kind: 'lookup', aid: 'npm-a-v1', agent: i % 2 ? 'browser' : 'coding_agent', at: new Date(0).toISOString() });
+    expect((await store.counters('npm-a-v1')).lookups).toBe(50);
+    await new Promise((r) => setTimeout(r, 120));
+    const lines = (await fsp.readFile(path.join(dataDir, 'telemetry', 'events-0.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ kind: 'lookups', counts: [['npm-a-v1', 'coding_agent', 25], ['npm-a-v1', 'browser', 25]] });
+    await store.close();
+    store = await fileTelemetryStore({ dataDir });
+    expect((await store.counters('npm-a-v1')).lookups_by_agent).toEqual({ coding_agent: 25, browser: 25 });
+    await store.close();
+  });
+
   it('refuses to record after close instead of losing events silently', async () => {
     const store = await fileTelemetryStore({ dataDir: await tmp() });
     await store.close();
