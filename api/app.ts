@@ -49,6 +49,7 @@ export function createApp(ctx: AppContext): H3 {
   serviceRoutes(app, ctx);
   agentRoutes(app, ctx);
   openApiRoutes(app, ctx);
+  // Register new route groups above this line: the 405 fallbacks below are derived from them.
 
   const wrongMethod = (event: H3Event, allowed: string[]) => {
     // h3 routes HEAD to GET only when nothing else matches, and the fallbacks below always match.
