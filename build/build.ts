@@ -1,6 +1,6 @@
 // catalog → dist: loads and validates the catalog, writes every artifact into a fresh folder, then swaps
 // dist/ to it atomically. A failed or interrupted build leaves the previous dist/ serving.
-import { promises as fsp, mkdirSync, writeFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore } from './catalog-store.ts';
 import type { ToolContract } from './contract.ts';
@@ -9,12 +9,13 @@ import { hostConfigFiles } from './discovery/host-config.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt } from './discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from './discovery/sitemap.ts';
-import { contractFile, listingFiles } from './discovery/static-json.ts';
+export { writeFiles } from './write-files.ts';
 import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
 import { linkUnchanged, reusableBuild } from './incremental.ts';
-import { createProgress } from './progress.ts';
 import { renderSite } from './site.ts';
 import { siteData } from './site-data.ts';
+import { runJobInWorker } from './worker-tasks.ts';
+import { writeFiles } from './write-files.ts';
 import { loadSnapshot, type Snapshot } from './snapshot.ts';
 
 export interface BuildOptions {
@@ -49,27 +50,6 @@ export class CatalogInvalidError extends Error {
   }
 }
 
-/**
- * Writes files synchronously, yielding to the event loop every few hundred: small-file writes through
- * libuv's thread pool are several times slower, and `files` may be a lazy iterable so 100,000 contents
- * never sit in memory at once.
- */
-export async function writeFiles(root: string, files: Iterable<OutputFile>, label?: string, total = 0): Promise<number> {
-  const progress = label ? createProgress(label, total) : null;
-  const made = new Set<string>();
-  let count = 0;
-  for (const f of files) {
-    const file = path.join(root, f.path);
-    const dir = path.dirname(file);
-    if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
-    writeFileSync(file, f.content);
-    progress?.tick();
-    if (++count % 500 === 0) await new Promise((r) => setImmediate(r));
-  }
-  progress?.done();
-  return count;
-}
-
 export interface DiscoveryInput {
   tools: ToolContract[];
   apisCount: number;
@@ -90,11 +70,6 @@ export function discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrig
     ...sitemapFiles(urls, baseUrl, generatedAt),
     ...hostConfigFiles(apiOrigin),
   ];
-}
-
-function* staticJsonFiles(tools: ToolContract[], render: ToolContract[], baseUrl: string): Generator<OutputFile> {
-  yield* listingFiles(tools, baseUrl);
-  for (const t of render) yield contractFile(t, baseUrl);
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -130,9 +105,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     }
     const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
     await phase('discovery', () => writeFiles(buildDir, discovery));
-    await phase('static-json', () => writeFiles(buildDir, staticJsonFiles(tools, render, baseUrl), 'static json', render.length + 2));
+    // Contract-only artifacts on the second core while Eleventy renders HTML on this one.
     const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
+    const side = runJobInWorker({ buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null });
+    side.catch(() => undefined); // awaited below; avoid an unhandled rejection while HTML renders
     const pages = await phase('html', () => renderSite(site, buildDir, { toolAids }));
+    Object.assign(phases, (await phase('worker-wait', () => side)).phases);
     const ms = Math.round(performance.now() - started);
     const info = { generated_at: generatedAt, base_url: baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);

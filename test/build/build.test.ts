@@ -58,7 +58,8 @@ describe('build of a small catalog', () => {
     const llms = await read('llms.txt');
     const line = llms.split('\n').find((l) => l.includes('/tools/github-evil-v1/')) ?? '';
     expect(line).not.toContain('<script>');
-    expect(line).not.toMatch(/\]\(javascript:/);
+    expect(line).not.toMatch(/[^\\]\]\(javascript:/);
+    expect(line).toContain('\\[x\\](javascript:alert(2))');
     expect(line).toContain('&lt;script&gt;');
     const json = JSON.parse(await read('static/v1/tools/github-evil-v1.json'));
     expect(json.identity.task).toBe(EVIL);
@@ -87,7 +88,7 @@ describe('build of a small catalog', () => {
     expect(llms).toMatch(/^# Tool Contract Catalog\n\n> /);
     expect(llms).toMatch(/\n## Tools from npm\n\n- \[alpha\]\(https:\/\/catalog\.example\/tools\/npm-alpha-v1\/\): Does alpha things \(reliability 0\.95\)\n/);
     expect(llms).not.toContain('npm-hidden-v1');
-    const toolLines = llms.split('\n').filter((l) => l.includes('/tools/'));
+    const toolLines = llms.split('\n').filter((l) => l.includes(`${BASE}/tools/`));
     expect(toolLines).toHaveLength(3);
   });
 

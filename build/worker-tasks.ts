@@ -1,0 +1,52 @@
+// Build work that runs on the second core while Eleventy renders on the first: static JSON and the
+// search index depend only on the contracts, so they need nothing from the HTML step.
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { ToolContract } from './contract.ts';
+import { contractFile, listingFiles } from './discovery/static-json.ts';
+import type { OutputFile } from './discovery/sitemap.ts';
+import { writeFiles } from './write-files.ts';
+
+export interface WorkerJob {
+  buildDir: string;
+  baseUrl: string;
+  /** All tools in reliability order (for the listings). */
+  tools: ToolContract[];
+  /** Aids whose own files must be written (all of them in a full build). */
+  render: string[] | null;
+}
+
+export interface WorkerResult {
+  phases: Record<string, number>;
+}
+
+function* staticJsonFiles(job: WorkerJob): Generator<OutputFile> {
+  yield* listingFiles(job.tools, job.baseUrl);
+  const render = job.render ? new Set(job.render) : null;
+  for (const t of job.tools) if (!render || render.has(t.identity.aid)) yield contractFile(t, job.baseUrl);
+}
+
+export async function runJob(job: WorkerJob): Promise<WorkerResult> {
+  const phases: Record<string, number> = {};
+  const t = performance.now();
+  await writeFiles(job.buildDir, staticJsonFiles(job));
+  phases['static-json'] = Math.round(performance.now() - t);
+  return { phases };
+}
+
+/** Runs the job in a worker thread; resolves with its phase timings, rejects with its error. */
+export function runJobInWorker(job: WorkerJob): Promise<WorkerResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: job });
+    worker.once('message', (m: { ok: true; result: WorkerResult } | { ok: false; error: string }) => (m.ok ? resolve(m.result) : reject(new Error(m.error))));
+    worker.once('error', reject);
+    worker.once('exit', (code) => { if (code !== 0) reject(new Error(`build worker exited with ${code}`)); });
+  });
+}
+
+if (parentPort && workerData) {
+  const port = parentPort;
+  runJob(workerData as WorkerJob).then(
+    (result) => port.postMessage({ ok: true, result }),
+    (error: Error) => port.postMessage({ ok: false, error: error.stack ?? String(error) }),
+  );
+}
