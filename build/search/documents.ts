@@ -1,0 +1,154 @@
+// What the search engines index: a SearchDocument is a flat, source-neutral view of one catalog
+// entry (a tool contract today, a web-API manifest in a second engine instance later), with the
+// fields that carry meaning for search, a prior in [0,1] and the few fields a result list shows.
+// Exports:
+//   documentFromContract(contract)      ToolContract -> SearchDocument (kind 'tool')
+//   documentFromApiManifest(manifest)   ApiManifestLike -> SearchDocument (kind 'api')
+//   analyzeDocument(doc)                -> AnalyzedDocument (term frequencies per field, field lengths)
+//   averageLengths(analyzed[])          -> per-field average lengths (BM25 length normalisation)
+//   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
+import type { ToolContract } from '../contract.ts';
+import { FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
+import { analyze, nameKey } from './tokenize.ts';
+
+export type SearchKind = 'tool' | 'api';
+
+export interface SearchDocument {
+  /** The aid for tools, the manifest id for APIs; unique within one engine. */
+  id: string;
+  kind: SearchKind;
+  /** Registry for tools (npm, pypi, github, catalog), category-free "api" or similar for APIs. */
+  platform: string;
+  /** Popularity/reliability prior in [0,1]: trust.reliability_score for tools. */
+  prior: number;
+  fields: {
+    name: string;
+    /** Other names the entry answers to (API intent ids, former names). Indexed like the name. */
+    aliases?: string[];
+    /** One sentence of what it does (contract identity.task, API description). */
+    task?: string;
+    tags?: string[];
+    /** Install/execute commands; only their non-boilerplate words are indexed. */
+    commands?: string[];
+    /** Input/output schema types, API return types. */
+    types?: string[];
+  };
+  /** What a result list shows; shipped in the static doc-store shards. */
+  display: { name: string; task: string; platform: string; reliability: number };
+}
+
+export function documentFromContract(c: ToolContract): SearchDocument {
+  const id = c.identity;
+  const types = [c.logic.input_schema.type, c.logic.output_schema.type].filter((t) => t !== 'any');
+  const commands = [c.action.install_cmd, c.action.execute_cmd].filter((x): x is string => typeof x === 'string');
+  return {
+    id: id.aid,
+    kind: 'tool',
+    platform: id.platform,
+    prior: c.trust.reliability_score,
+    fields: { name: id.name, task: id.task ?? '', tags: id.tags ?? [], commands, types },
+    display: { name: id.name, task: clip(id.task ?? '', 160), platform: id.platform, reliability: c.trust.reliability_score },
+  };
+}
+
+/** The parts of an API manifest search needs; structural so the manifest module can evolve freely. */
+export interface ApiManifestLike {
+  id: string;
+  name: string;
+  description?: string;
+  category?: string;
+  tags?: string[];
+  intents?: { id: string; summary?: string; returns?: string }[];
+  reliability?: number;
+}
+
+export function documentFromApiManifest(m: ApiManifestLike): SearchDocument {
+  const intents = m.intents ?? [];
+  const summaries = intents.map((i) => i.summary ?? '').filter(Boolean);
+  const task = [m.description ?? '', ...summaries].filter(Boolean).join('. ');
+  const prior = typeof m.reliability === 'number' ? m.reliability : 0.5;
+  return {
+    id: m.id,
+    kind: 'api',
+    platform: 'api',
+    prior,
+    fields: {
+      name: m.name,
+      aliases: intents.map((i) => i.id.replace(/[_.]+/g, ' ')),
+      task,
+      tags: [m.category ?? '', ...(m.tags ?? [])].filter(Boolean),
+      types: intents.map((i) => i.returns ?? '').filter(Boolean),
+    },
+    display: { name: m.name, task: clip(m.description ?? task, 160), platform: 'api', reliability: prior },
+  };
+}
+
+function clip(s: string, n: number): string {
+  const t = s.trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1).trimEnd()}…`;
+}
+
+// Command words say how to install, not what the tool does; indexing them would put every
+// document in the posting lists of "npm" and "install".
+const COMMAND_WORDS = new Set([
+  'npm', 'npx', 'pip', 'pip3', 'instal', 'install', 'run', 'python', 'python3', 'node', 'uv', 'uvx', 'pipx', 'yarn',
+  'pnpm', 'add', 'global', 'exec', 'bin', 'bun', 'bunx', 'deno', 'cargo', 'go', 'docker', 'save', 'dev', 'upgrad', 'user', 'tool',
+]);
+
+export interface AnalyzedDocument {
+  id: string;
+  prior: number;
+  platform: string;
+  /** term -> tf per field, in FIELD_NAMES order. */
+  tf: Map<string, number[]>;
+  /** Field lengths in terms, FIELD_NAMES order. */
+  lens: number[];
+}
+
+export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
+  const f = doc.fields;
+  const perField: Record<FieldName, string[]> = {
+    name: [f.name, ...(f.aliases ?? [])].flatMap((s) => analyze(s, { name: true })),
+    key: [f.name].map(nameKey).filter(Boolean).map((k) => `=${k}`),
+    task: analyze(f.task ?? ''),
+    tags: (f.tags ?? []).flatMap((t) => analyze(t)),
+    commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
+    types: (f.types ?? []).flatMap((t) => analyze(t)),
+  };
+  const tf = new Map<string, number[]>();
+  const lens: number[] = [];
+  FIELD_NAMES.forEach((field, i) => {
+    const terms = perField[field];
+    lens.push(terms.length);
+    for (const t of terms) {
+      let row = tf.get(t);
+      if (!row) tf.set(t, (row = new Array<number>(FIELD_NAMES.length).fill(0)));
+      row[i] = (row[i] ?? 0) + 1;
+    }
+  });
+  return { id: doc.id, prior: doc.prior, platform: doc.platform, tf, lens };
+}
+
+export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
+  const sum = new Array<number>(FIELD_NAMES.length).fill(0);
+  let n = 0;
+  for (const d of docs) {
+    n++;
+    d.lens.forEach((l, i) => (sum[i] = (sum[i] ?? 0) + l));
+  }
+  return sum.map((s) => (n ? s / n : 0));
+}
+
+/** The document's postings: each distinct term with its integer BM25F-and-prior weight. */
+export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [term, row] of a.tf) {
+    let tfw = 0;
+    FIELD_NAMES.forEach((field, i) => {
+      const tf = row[i] ?? 0;
+      if (tf > 0) tfw += fieldTf(field, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
+    });
+    out.push([term, postingWeight(tfw, a.prior)]);
+  }
+  return out;
+}

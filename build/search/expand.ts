@@ -1,0 +1,218 @@
+// Query expansion table, learned at build time from the documents themselves (plus WordNet).
+// Agents describe needs ("read excel files"); summaries describe tools ("SheetJS spreadsheet
+// parser"). Three sources of related terms, all general (no query -> package lists):
+//   1. co-occurrence: terms that appear in the same package name/summary far more often than
+//      chance (excel -> xlsx, spreadsheet; password -> bcrypt, argon2), scored by P(b|a) * PMI;
+//   2. morphology the Porter stemmer misses: agent nouns (parser/parse, reader/read, logger/log);
+//   3. WordNet synonyms (wordnet.ts), kept only when the corpus uses both words in similar contexts.
+// Exports:
+//   learnExpansions(analyzedDocs, opts?) -> Expansions (term -> [[term, weight]...], best first)
+//   expansionsToJSON(exp) / expansionsFromJSON(json)
+import type { AnalyzedDocument } from './documents.ts';
+import type { Expansions } from './plan.ts';
+import { PLATFORM_WORDS } from './plan.ts';
+import { FIELD_NAMES } from './rank.ts';
+
+export const EXPAND = {
+  /** Related terms kept per term (the query planner may use fewer: RANK.maxExpansionsPerConcept). */
+  keep: 8,
+  /** A term must occur in this many documents to be expanded or to be an expansion. */
+  minDf: 3,
+  /** Expansion targets in more than this share of documents add bytes and noise, not recall. */
+  maxTargetShare: 0.02,
+  minCo: 3,
+  /** log2 lift: the pair must co-occur at least 2^minPmi times more often than chance. */
+  minPmi: 2,
+  /** Words in more than this share of documents match plenty as typed: no co-occurrence expansion. */
+  maxSourceShare: 0.02,
+  shrink: 5,
+  /** Minimum P(a|b): share of the target's documents that also mention the source. */
+  minConfidence: 0.2,
+  coWeight: 0.6,
+  maxWeight: 0.5,
+  morphWeight: 0.8,
+  synonymWeight: 0.5,
+  /** Cosine of corpus co-occurrence profiles a WordNet pair needs to be trusted. */
+  synonymMinCosine: 0.08,
+  profileSize: 40,
+};
+
+// Fields whose words describe what a package is (not how it is installed).
+const TEXT_FIELDS = (['name', 'task', 'tags'] as const).map((f) => FIELD_NAMES.indexOf(f));
+const TASK = FIELD_NAMES.indexOf('task');
+
+export interface LearnOptions {
+  /** Stemmed synonym pairs (e.g. from wordnet.ts); each is validated against the corpus. */
+  synonyms?: ReadonlyMap<string, readonly string[]>;
+}
+
+export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOptions = {}): Map<string, [string, number][]> {
+  // Vocabulary of descriptive terms and, per document, its distinct term ids.
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  const docTerms: Int32Array[] = [];
+  const dfList: number[] = [];
+  // Families of packages share one summary (@parcel/watcher-linux-x64, -darwin-arm64, ...): count
+  // each distinct summary once, or a family looks like strong evidence for its own words.
+  const seenTask = new Set<string>();
+  for (const d of docs) {
+    const sig = [...d.tf.keys()].filter((t) => (d.tf.get(t)?.[TASK] ?? 0) > 0).join(' ');
+    if (sig && seenTask.has(sig)) continue;
+    seenTask.add(sig);
+    const list: number[] = [];
+    for (const [term, row] of d.tf) {
+      if (term.startsWith('=') || !TEXT_FIELDS.some((i) => (row[i] ?? 0) > 0)) continue;
+      let id = ids.get(term);
+      if (id === undefined) {
+        id = names.length;
+        ids.set(term, id);
+        names.push(term);
+        dfList.push(0);
+      }
+      dfList[id] = (dfList[id] ?? 0) + 1;
+      list.push(id);
+    }
+    docTerms.push(Int32Array.from(list));
+  }
+  const n = docTerms.length;
+  const df = Int32Array.from(dfList);
+  const maxSourceDf = Math.max(EXPAND.minDf, Math.floor(n * EXPAND.maxSourceShare));
+  const maxTargetDf = Math.max(EXPAND.minDf, Math.floor(n * EXPAND.maxTargetShare));
+  // Words only: numbers and version-like tokens relate to everything and mean nothing.
+  const expandable = Uint8Array.from(names, (t) => (/^[\p{L}]{2,}$/u.test(t) && !PLATFORM_WORDS.has(t) ? 1 : 0));
+  // Postings (doc lists) for terms frequent enough to be expanded.
+  const postings = new Map<number, number[]>();
+  docTerms.forEach((terms, d) => {
+    for (const t of terms) if ((df[t] ?? 0) >= EXPAND.minDf) {
+      let p = postings.get(t);
+      if (!p) postings.set(t, (p = []));
+      p.push(d);
+    }
+  });
+
+  const out = new Map<string, Map<string, number>>();
+  const put = (a: string, b: string, w: number) => {
+    if (a === b || PLATFORM_WORDS.has(b)) return;
+    let m = out.get(a);
+    if (!m) out.set(a, (m = new Map()));
+    m.set(b, Math.max(m.get(b) ?? 0, w));
+  };
+
+  // 1. Co-occurrence, one dense counter reused for every source term: O(sum of |doc|^2).
+  // A target b is a good expansion of a when documents with b are mostly about a: P(a|b) high
+  // (bcrypt -> password, xlsx -> excel), not merely when b is frequent next to a (secure, simple).
+  const counts = new Int32Array(names.length);
+  const touched: number[] = [];
+  const profiles = new Map<number, Profile>(); // top-PMI co-terms: context similarity checks
+  for (const [a, docsOfA] of postings) {
+    for (const d of docsOfA) for (const b of docTerms[d] ?? []) {
+      if (b === a || (df[b] ?? 0) < EXPAND.minDf) continue;
+      if (counts[b] === 0) touched.push(b);
+      counts[b] = (counts[b] ?? 0) + 1;
+    }
+    const dfa = df[a] ?? 1;
+    const prof: [number, number][] = [];
+    const cands: [number, number, number][] = [];
+    for (const b of touched) {
+      const co = counts[b] ?? 0;
+      counts[b] = 0;
+      const dfb = df[b] ?? 1;
+      const pmi = Math.log2((co * n) / (dfa * dfb));
+      if (co >= 2 && pmi > 1) prof.push([b, pmi]);
+      if (co < EXPAND.minCo || pmi < EXPAND.minPmi || dfb > maxTargetDf || !expandable[b]) continue;
+      const conf = co / dfb;
+      // Rank by shrunk confidence times support, so three copies of one niche package do not win.
+      const shrunk = co / (dfb + EXPAND.shrink);
+      if (conf >= EXPAND.minConfidence) cands.push([b, shrunk * Math.log2(1 + co), shrunk]);
+    }
+    touched.length = 0;
+    profiles.set(a, toProfile(prof));
+    if (!expandable[a] || dfa > maxSourceDf) continue;
+    cands.sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+    for (const [b, , conf] of cands.slice(0, EXPAND.keep)) {
+      put(names[a]!, names[b]!, round3(Math.min(EXPAND.maxWeight, EXPAND.coWeight * conf)));
+    }
+  }
+
+  // 2. Agent nouns the stemmer leaves alone: parser~pars(e), reader~read, logger~log, formatt(er)~format.
+  // (Corpus contexts are too sparse to tell reactor from react reliably; the source-frequency cap
+  // below keeps such accidents off common words.)
+  for (const [term, id] of ids) {
+    if ((df[id] ?? 0) < 2 || !expandable[id]) continue;
+    for (const base of morphBases(term)) {
+      const bid = ids.get(base);
+      if (bid === undefined || (df[bid] ?? 0) < EXPAND.minDf) continue;
+      if ((df[bid] ?? 0) <= maxTargetDf && (df[id] ?? 0) <= maxSourceDf) put(term, base, EXPAND.morphWeight);
+      if ((df[id] ?? 0) <= maxTargetDf && (df[bid] ?? 0) <= maxSourceDf) put(base, term, EXPAND.morphWeight);
+    }
+  }
+
+  // 3. WordNet synonyms that the corpus uses in similar company.
+  if (opts.synonyms) {
+    for (const [a, syns] of opts.synonyms) {
+      const aid = ids.get(a);
+      if (aid === undefined || !expandable[aid]) continue;
+      for (const b of syns) {
+        const bid = ids.get(b);
+        if (bid === undefined || !expandable[bid] || (df[bid] ?? 0) < EXPAND.minDf || (df[bid] ?? 0) > maxTargetDf) continue;
+        const cos = cosine(profiles.get(aid), profiles.get(bid));
+        if (cos >= EXPAND.synonymMinCosine) put(a, b, EXPAND.synonymWeight);
+      }
+    }
+  }
+
+  const table = new Map<string, [string, number][]>();
+  for (const [a, m] of [...out].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+    const list = [...m].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, EXPAND.keep);
+    table.set(a, list);
+  }
+  return table;
+}
+
+function morphBases(term: string): string[] {
+  const out: string[] = [];
+  const m = /^([a-z]{3,})(?:er|or)$/.exec(term);
+  if (m?.[1]) {
+    const base = m[1];
+    out.push(base, `${base}e`);
+    if (/([b-df-hj-np-tv-z])\1$/.test(base)) out.push(base.slice(0, -1));
+  }
+  const dbl = /^([a-z]{3,}([b-df-hj-kmnp-rtv-y]))\2$/.exec(term); // formatt -> format
+  if (dbl?.[1]) out.push(dbl[1]);
+  return out;
+}
+
+interface Profile { ids: Int32Array; w: Float32Array; norm: number }
+
+function toProfile(list: [number, number][]): Profile {
+  const top = list.sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, EXPAND.profileSize).sort((x, y) => x[0] - y[0]);
+  const w = Float32Array.from(top, ([, v]) => v);
+  return { ids: Int32Array.from(top, ([k]) => k), w, norm: Math.sqrt(w.reduce((s, v) => s + v * v, 0)) };
+}
+
+function cosine(a: Profile | undefined, b: Profile | undefined): number {
+  if (!a || !b || !a.norm || !b.norm) return 0;
+  let dot = 0;
+  for (let i = 0, j = 0; i < a.ids.length && j < b.ids.length; ) {
+    const x = a.ids[i]!;
+    const y = b.ids[j]!;
+    if (x === y) dot += a.w[i++]! * b.w[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return dot / (a.norm * b.norm);
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export function expansionsToJSON(exp: Expansions): Record<string, [string, number][]> {
+  const o: Record<string, [string, number][]> = {};
+  for (const [k, v] of exp) o[k] = v.map(([t, w]) => [t, w]);
+  return o;
+}
+
+export function expansionsFromJSON(json: Record<string, [string, number][]>): Map<string, [string, number][]> {
+  return new Map(Object.entries(json));
+}

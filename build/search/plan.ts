@@ -1,0 +1,124 @@
+// Query planning: raw query text -> the weighted term list both engines score. Pure and
+// deterministic (same query + same expansion table = same plan), bundled into the browser client.
+// Exports:
+//   planQuery(raw, expansions) -> QueryPlan
+//   PLATFORM_WORDS             query words that express a platform preference instead of a topic
+//   coverageOf(orig, exp, w)   IDF-weighted share of concepts a document matches (bitmasks)
+import { RANK } from './rank.ts';
+import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText, stem } from './tokenize.ts';
+
+/** term -> [[relatedTerm, weight in (0,1]], ...]; see expand.ts for how it is learned. */
+export type Expansions = ReadonlyMap<string, readonly (readonly [string, number])[]>;
+
+export interface PlanTerm {
+  term: string;
+  /** Query weight (1 for the words typed, lower for expansions). */
+  qw: number;
+  /** Bitmask of concepts this term matches as a typed word. */
+  orig: number;
+  /** Bitmask of concepts this term matches as an expansion. */
+  exp: number;
+}
+
+export interface QueryPlan {
+  /** Terms in scoring order; both engines add contributions in exactly this order. */
+  terms: PlanTerm[];
+  /** Number of concepts (distinct typed words, after stop words and platform words). */
+  groups: number;
+  /** The typed word of each concept, in group order (its IDF weighs the concept in coverage). */
+  concepts: string[];
+  /** Per concept: 1, or RANK.fillerWeight for generic words ("show", "library", "files"). */
+  conceptScale: number[];
+  /** Registry the query asks for ("... in python"), or null. */
+  platform: string | null;
+}
+
+/**
+ * Words that say which registry, not which tool: they become a platform preference. "javascript"
+ * and "typescript" are not among them: "javascript parser" and "typescript types" are topics.
+ */
+export const PLATFORM_WORDS: ReadonlyMap<string, string> = new Map([
+  ['python', 'pypi'], ['pypi', 'pypi'], ['pip', 'pypi'], ['py', 'pypi'], ['python3', 'pypi'],
+  ['npm', 'npm'], ['node', 'npm'], ['nodej', 'npm'], ['js', 'npm'],
+]);
+
+/**
+ * Words that phrase almost any need ("make", "show", "library", "files"): kept, but at reduced
+ * weight, so "show interactive maps in a web page" is about maps, not about showing pages. This
+ * is a list of generic request vocabulary, not of topics; IDF cannot see it because these words
+ * are rare in package summaries yet common in requests.
+ */
+const FILLER = new Set(
+  [
+    'show', 'make', 'use', 'using', 'create', 'build', 'get', 'handle', 'run', 'work', 'manage', 'want', 'need', 'help',
+    'do', 'perform', 'implement', 'provide', 'allow', 'support', 'easy', 'easily', 'simple', 'quick', 'quickly', 'fast',
+    'good', 'best', 'nice', 'way', 'library', 'package', 'tool', 'module', 'app', 'application', 'program', 'something',
+    'thing', 'code', 'file', 'page',
+  ].map(stem),
+);
+
+export const MAX_GROUPS = 12;
+/**
+ * Share of the query's concepts a document covers, each concept weighted (by its IDF: matching
+ * "toml" matters more than matching "files"). `orig`/`exp` are the document's bitmasks.
+ */
+export function coverageOf(orig: number, exp: number, weights: readonly number[]): number {
+  let got = 0;
+  let all = 0;
+  for (let g = 0; g < weights.length; g++) {
+    const w = weights[g]!;
+    all += w;
+    const bit = 1 << g;
+    if (orig & bit) got += w;
+    else if (exp & bit) got += RANK.expansionCover * w;
+  }
+  return all > 0 ? got / all : 1;
+}
+
+export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
+  const text = normalizeText(raw, MAX_QUERY_CHARS);
+  const words = analyze(text, { name: true, joined: true, maxChars: MAX_QUERY_CHARS });
+  let platform: string | null = null;
+  const topical: string[] = [];
+  for (const w of words) {
+    const p = PLATFORM_WORDS.get(w);
+    if (p) platform ??= p;
+    else if (!topical.includes(w)) topical.push(w);
+  }
+  // A query made only of platform words ("python") is a topic after all.
+  const concepts = (topical.length ? topical : [...new Set(words)]).slice(0, MAX_GROUPS);
+  if (!topical.length) platform = null;
+
+  const byTerm = new Map<string, PlanTerm>();
+  const add = (term: string, qw: number, orig: number, exp: number) => {
+    const t = byTerm.get(term);
+    if (!t) byTerm.set(term, { term, qw, orig, exp });
+    else {
+      t.qw = Math.max(t.qw, qw);
+      t.orig |= orig;
+      t.exp |= exp;
+    }
+  };
+  const conceptScale = concepts.map((c) => (FILLER.has(c) && concepts.length > 1 ? RANK.fillerWeight : 1));
+  concepts.forEach((c, g) => add(c, conceptScale[g]!, 1 << g, 0));
+  concepts.forEach((c, g) => {
+    const rel = expansions.get(c) ?? [];
+    let n = 0;
+    for (const [t, w] of rel) {
+      if (n >= RANK.maxExpansionsPerConcept) break;
+      if (PLATFORM_WORDS.has(t)) continue;
+      add(t, w * RANK.expansionWeight * conceptScale[g]!, 0, 1 << g);
+      n++;
+    }
+  });
+  // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
+  const key = nameKey(text);
+  if (key && concepts.length <= 4) add(`=${key}`, RANK.exactNameWeight, 0, 0);
+  // Typed words first, then by weight desc, then alphabetically: a fixed order both engines share.
+  const terms = [...byTerm.values()].sort((a, b) => {
+    const ao = a.orig ? 0 : 1;
+    const bo = b.orig ? 0 : 1;
+    return ao - bo || b.qw - a.qw || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
+  });
+  return { terms, groups: concepts.length, concepts, conceptScale, platform };
+}

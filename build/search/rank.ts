@@ -1,0 +1,117 @@
+// The one scoring function. Both engines (API inverted index, static lunr shards in the browser)
+// call exactly these functions with the same inputs in the same order, so the same query gives
+// the same floating-point scores and therefore the same order.
+//
+// score(d) = text(d) * coverageFactor(d) * platformFactor(d), where
+//   text(d)   = sum over query-plan terms t (in plan order) of  qw_t * idf(df_t, N) * w(d, t)
+//   w(d, t)   = round(SCALE * sat(BM25F tf of t in d) * prior(d)^PRIOR_EXPONENT), an integer
+//               precomputed at index time (that is what the static shards store)
+//   coverage  = IDF-weighted share of the query's concepts (typed words, each with its
+//               expansions) that d matches; a concept matched only by an expansion counts 0.7
+// Baking the popularity prior into w keeps the static shards free of a per-document prior table
+// and makes the combination multiplicative: a strong match with a good score beats a weak match
+// with a high score, because the prior can move a score by at most (0.52/0.97)^e.
+
+export type FieldName = 'name' | 'key' | 'task' | 'tags' | 'commands' | 'types';
+
+/** Tunables; changing any of them changes both engines identically (they are read at build and query time). */
+export const RANK: {
+  k1: number;
+  fields: Record<FieldName, { weight: number; b: number }>;
+  scale: number;
+  priorExponent: number;
+  coverageFloor: number;
+  coverageExponent: number;
+  otherPlatform: number;
+  exactNameWeight: number;
+  fillerWeight: number;
+  expansionCover: number;
+  expansionWeight: number;
+  maxExpansionsPerConcept: number;
+} = {
+  k1: 2.2,
+  /** BM25F field weights and length normalisation. `key` is the exact-name field. */
+  fields: {
+    name: { weight: 1.5, b: 0.6 },
+    key: { weight: 1.2, b: 0 },
+    task: { weight: 1.0, b: 0.75 },
+    tags: { weight: 1.5, b: 0.5 },
+    commands: { weight: 0.3, b: 0.5 },
+    types: { weight: 0.3, b: 0.5 },
+  },
+  scale: 1000,
+  priorExponent: 4,
+  /** Floor and exponent of the concept-coverage factor (soft AND). */
+  coverageFloor: 0.4,
+  coverageExponent: 2,
+  /** Multiplier for documents of another platform when the query names one ("... in python"). */
+  otherPlatform: 0.55,
+  /** Query weight of the exact-name term ("=jsyaml"); it is a bonus, not a concept. */
+  exactNameWeight: 1.5,
+  /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
+  fillerWeight: 0.4,
+  /** Coverage credit for a concept matched only through an expansion (a typed word counts 1). */
+  expansionCover: 0.9,
+  /** Multiplier on the learned expansion weights (expand.ts). */
+  expansionWeight: 1,
+  maxExpansionsPerConcept: 6,
+};
+
+export const FIELD_NAMES = Object.keys(RANK.fields) as FieldName[];
+
+export interface Hit {
+  id: string;
+  score: number;
+}
+
+export function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+export function priorFactor(prior: number): number {
+  const p = Number.isFinite(prior) ? Math.min(1, Math.max(0.05, prior)) : 0.5;
+  return Math.pow(p, RANK.priorExponent);
+}
+
+/**
+ * Integer posting weight from the BM25F pseudo term frequency (already field-weighted and
+ * length-normalised) and the document prior. Integers survive JSON exactly, so the static
+ * shards and the API engine hold bit-identical weights.
+ */
+export function postingWeight(tfw: number, prior: number): number {
+  const sat = tfw / (RANK.k1 + tfw);
+  return Math.max(1, Math.round(RANK.scale * sat * priorFactor(prior)));
+}
+
+/** BM25F pseudo-tf of one term: sum over fields of weight * tf / (1 - b + b * len / avgLen). */
+export function fieldTf(field: FieldName, tf: number, len: number, avgLen: number): number {
+  const f = RANK.fields[field];
+  const norm = 1 - f.b + f.b * (avgLen > 0 ? len / avgLen : 1);
+  return (f.weight * tf) / norm;
+}
+
+/** Per-term query coefficient: the query weight times the term's IDF at the time of the query. */
+export function termCoefficient(qw: number, df: number, n: number): number {
+  return qw * idf(df, n);
+}
+
+/** Concept weights for coverage: IDF of each concept's typed word (df 0 = rarest) times its scale. */
+export function conceptWeights(dfs: readonly number[], scale: readonly number[], n: number): number[] {
+  return dfs.map((df, i) => idf(df, n) * (scale[i] ?? 1));
+}
+
+/** Final score from the accumulated text score, the concept-coverage share and platform match. */
+export function finalScore(text: number, share: number, platformMatch: boolean): number {
+  const cov = RANK.coverageFloor + (1 - RANK.coverageFloor) * Math.pow(Math.min(1, share), RANK.coverageExponent);
+  return text * cov * (platformMatch ? 1 : RANK.otherPlatform);
+}
+
+/** Result order: score desc, then id asc (the static index numbers documents in id order). */
+export function compareHits(a: Hit, b: Hit): number {
+  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Empty-query order: reliability (prior) desc, then id asc. */
+export function compareByPrior(a: { id: string; prior: number }, b: { id: string; prior: number }): number {
+  return b.prior - a.prior || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
