@@ -29,7 +29,7 @@ export const EXPAND = {
   /** Minimum P(a|b): share of the target's documents that also mention the source. */
   minConfidence: 0.2,
   coWeight: 0.6,
-  maxWeight: 0.5,
+  maxWeight: 0.3,
   morphWeight: 0.8,
   synonymWeight: 0.5,
   /** Cosine of corpus co-occurrence profiles a WordNet pair needs to be trusted. */

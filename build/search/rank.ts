@@ -40,18 +40,18 @@ export const RANK: {
     types: { weight: 0.3, b: 0.5 },
   },
   scale: 1000,
-  priorExponent: 4,
+  priorExponent: 3.5,
   /** Floor and exponent of the concept-coverage factor (soft AND). */
   coverageFloor: 0.4,
-  coverageExponent: 2,
+  coverageExponent: 1.5,
   /** Multiplier for documents of another platform when the query names one ("... in python"). */
   otherPlatform: 0.55,
   /** Query weight of the exact-name term ("=jsyaml"); it is a bonus, not a concept. */
   exactNameWeight: 1.5,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
-  fillerWeight: 0.4,
+  fillerWeight: 0.2,
   /** Coverage credit for a concept matched only through an expansion (a typed word counts 1). */
-  expansionCover: 0.9,
+  expansionCover: 0.7,
   /** Multiplier on the learned expansion weights (expand.ts). */
   expansionWeight: 1,
   maxExpansionsPerConcept: 6,
