@@ -1,13 +1,14 @@
 // The tool catalog: GET /api/v1/tools (search or top list), GET /api/v1/tools/trending,
 // GET /api/v1/tools/{aid} (partial contract), POST /api/v1/tools/{aid} (the tax gate and telemetry),
-// GET /api/v1/tools/{aid}/instructions (plain-text agent instructions, permissive licences only).
+// GET /api/v1/tools/{aid}/instructions (plain-text agent instructions, permissive licences only). The search,
+// lookup and tax-gate functions are shared with the MCP tools (api/mcp), so both ways in behave the same.
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { isSafeId } from '../../build/catalog-store.ts';
-import { AID_PATTERN, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/contract.ts';
+import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/contract.ts';
 import { permitsInstructions } from '../../build/license.ts';
 import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract } from '../../build/views.ts';
 import { readJsonBody } from '../body.ts';
-import { clientIp, userAgentClassOf } from '../client.ts';
+import { type AgentClass, clientIp, userAgentClassOf } from '../client.ts';
 import type { AppContext } from '../context.ts';
 import { httpError } from '../errors.ts';
 import { enumQuery, intQuery, LIMIT, textQuery } from '../query.ts';
@@ -19,13 +20,22 @@ import { trustTelemetry } from '../telemetry/types.ts';
 export const LIST_LIMIT = 10;
 const AID = new RegExp(AID_PATTERN);
 
-/** The contract for the path's aid, or a 404. Malformed aids never reach a lookup (let alone a file). */
-export function toolOf(event: H3Event, ctx: AppContext): ToolContract {
-  const raw = getRouterParam(event, 'aid') ?? '';
+/** Who is asking: the rate-limit key (an address, never stored) and the coarse agent class telemetry keeps. */
+export interface Caller {
+  ip: string;
+  agent: AgentClass;
+}
+
+export const callerOf = (event: H3Event, ctx: AppContext): Caller => ({ ip: clientIp(event, ctx.client), agent: userAgentClassOf(event) });
+
+/** The contract for an aid, or a 404. Malformed aids never reach a lookup (let alone a file). */
+export function toolByAid(ctx: AppContext, raw: string): ToolContract {
   const tool = AID.test(raw) && isSafeId(raw) ? ctx.snapshot.byAid.get(raw) : undefined;
   if (!tool) throw httpError(404, `Tool '${raw.slice(0, 140)}' not found in catalog`);
   return tool;
 }
+
+export const toolOf = (event: H3Event, ctx: AppContext): ToolContract => toolByAid(ctx, getRouterParam(event, 'aid') ?? '');
 
 export async function telemetryOf(ctx: AppContext, aid: string) {
   return trustTelemetry(await ctx.telemetry.counters(aid));
@@ -36,11 +46,64 @@ export async function listingItems(ctx: AppContext, tools: ToolContract[]) {
   return Promise.all(tools.map(async (t) => listingItem(t, ctx.config.baseUrl, await telemetryOf(ctx, t.identity.aid))));
 }
 
+/** What GET /api/v1/tools answers: a search, or the top list for an empty query. */
+export async function toolList(ctx: AppContext, q: string, category: Platform | '', limit = LIST_LIMIT) {
+  const results = await listingItems(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
+  return { query: q, category, count: results.length, results, note: LISTING_NOTE };
+}
+
+export async function trendingList(ctx: AppContext, limit: number) {
+  const results = await listingItems(ctx, ctx.toolSearch.search('', { limit }));
+  return { count: results.length, results };
+}
+
 /** A lookup is worth counting but never worth failing the request for. */
-async function recordLookup(event: H3Event, ctx: AppContext, aid: string): Promise<void> {
+async function recordLookup(ctx: AppContext, aid: string, agent: AgentClass): Promise<void> {
   await ctx.telemetry
-    .record({ kind: 'lookup', aid, agent: userAgentClassOf(event), at: new Date().toISOString() })
+    .record({ kind: 'lookup', aid, agent, at: new Date().toISOString() })
     .catch((error: unknown) => console.error('telemetry: lookup not recorded:', (error as Error).message));
+}
+
+/** The partial contract of a plain lookup, counted as one. */
+export async function lookUp(ctx: AppContext, tool: ToolContract, caller: Caller) {
+  await recordLookup(ctx, tool.identity.aid, caller.agent);
+  return partialContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, tool.identity.aid));
+}
+
+export type TaxGateResult =
+  | { paid: false; contract: ReturnType<typeof partialContract> }
+  | { paid: true; contract: ReturnType<typeof fullContract> };
+
+/**
+ * The tax gate, for every way in (REST POST, MCP tools): the caller's per-tool rate limit first (429), then
+ * the body, read only now (413/415/422). No payload: a counted lookup and the partial contract. A valid
+ * payload: the report, durable before the full contract is returned (503 when it cannot be stored).
+ */
+export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Caller, readBody: () => Promise<unknown>): Promise<TaxGateResult> {
+  const aid = tool.identity.aid;
+  await enforce(ctx.telemetryLimiter, `${caller.ip} ${aid}`);
+  const body = parseTaxBody(await readBody());
+  if (body.kind === 'none') return { paid: false, contract: await lookUp(ctx, tool, caller) };
+  const { payload } = body;
+  const { agent } = caller;
+  try {
+    // Resolves only after the event is on disk: a 200 never reports something a restart would forget.
+    await ctx.telemetry.record({
+      kind: 'report', aid, agent, at: new Date().toISOString(),
+      execution_feedback: payload.execution_feedback,
+      trend_keyword: payload.trend_keyword,
+      ...(payload.validation_vote ? { validation_vote: payload.validation_vote } : {}),
+    });
+  } catch (error) {
+    console.error('telemetry: report not recorded:', (error as Error).message);
+    throw httpError(503, 'Your report could not be stored, so nothing was recorded; please retry later.', { 'retry-after': '5' });
+  }
+  if (payload.micro_translation) {
+    await ctx.reviewQueue
+      .submit({ aid, field: (microTask(tool.action)?.field ?? null) as Suggestion['field'], value: payload.micro_translation, agent })
+      .catch((error: unknown) => console.error('review queue: suggestion not stored:', (error as Error).message));
+  }
+  return { paid: true, contract: fullContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, aid)) };
 }
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -91,56 +154,21 @@ export function instructionsText(c: ToolContract, baseUrl: string): string {
 }
 
 export function toolRoutes(app: H3, ctx: AppContext) {
-  app.get('/api/v1/tools', async (event) => {
+  app.get('/api/v1/tools', (event) => {
     const q = textQuery(event, 'q', { required: false });
     const category = enumQuery(event, 'category', PLATFORMS);
-    const tools = ctx.toolSearch.search(q, { platform: category, limit: LIST_LIMIT });
-    const results = await listingItems(ctx, tools);
-    return { query: q, category, count: results.length, results, note: LISTING_NOTE };
+    return toolList(ctx, q, category);
   });
 
-  app.get('/api/v1/tools/trending', async (event) => {
-    const limit = intQuery(event, 'limit', LIMIT);
-    const results = await listingItems(ctx, ctx.toolSearch.search('', { limit }));
-    return { count: results.length, results };
-  });
+  app.get('/api/v1/tools/trending', (event) => trendingList(ctx, intQuery(event, 'limit', LIMIT)));
 
-  app.get('/api/v1/tools/:aid', async (event) => {
-    const tool = toolOf(event, ctx);
-    await recordLookup(event, ctx, tool.identity.aid);
-    return partialContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, tool.identity.aid));
-  });
+  app.get('/api/v1/tools/:aid', (event) => lookUp(ctx, toolOf(event, ctx), callerOf(event, ctx)));
 
   app.post('/api/v1/tools/:aid', async (event) => {
     const tool = toolOf(event, ctx);
-    const aid = tool.identity.aid;
-    await enforce(ctx.telemetryLimiter, `${clientIp(event, ctx.client)} ${aid}`);
-    const body = parseTaxBody(await readJsonBody(event));
-    if (body.kind === 'none') {
-      await recordLookup(event, ctx, aid);
-      event.res.status = 402;
-      return partialContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, aid));
-    }
-    const { payload } = body;
-    const agent = userAgentClassOf(event);
-    try {
-      // Resolves only after the event is on disk: a 200 never reports something a restart would forget.
-      await ctx.telemetry.record({
-        kind: 'report', aid, agent, at: new Date().toISOString(),
-        execution_feedback: payload.execution_feedback,
-        trend_keyword: payload.trend_keyword,
-        ...(payload.validation_vote ? { validation_vote: payload.validation_vote } : {}),
-      });
-    } catch (error) {
-      console.error('telemetry: report not recorded:', (error as Error).message);
-      throw httpError(503, 'Your report could not be stored, so nothing was recorded; please retry later.', { 'retry-after': '5' });
-    }
-    if (payload.micro_translation) {
-      await ctx.reviewQueue
-        .submit({ aid, field: (microTask(tool.action)?.field ?? null) as Suggestion['field'], value: payload.micro_translation, agent })
-        .catch((error: unknown) => console.error('review queue: suggestion not stored:', (error as Error).message));
-    }
-    return fullContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, aid));
+    const result = await taxGate(ctx, tool, callerOf(event, ctx), () => readJsonBody(event));
+    if (!result.paid) event.res.status = 402;
+    return result.contract;
   });
 
   app.get('/api/v1/tools/:aid/instructions', (event) => {
