@@ -8,10 +8,8 @@ import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/snapshot.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import { telemetryRatePerMinute, tokenBucketLimiter } from './rate-limit.ts';
-import { fileReviewQueue } from './review-queue.ts';
 import { loadApiCatalog } from './routes/services.ts';
-import { openTelemetryStore } from './telemetry/file-store.ts';
+import { createRuntimeState } from './runtime-state.ts';
 import { createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
@@ -35,7 +33,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   if (snapshot.errors.length) {
     for (const e of snapshot.errors.slice(0, 20)) console.error(`skipped: ${e}`);
   }
-  const telemetry = await openTelemetryStore({ dataDir: config.dataDir, storageUrl: config.storageUrl });
+  // Files under DATA_DIR, or Redis when STORAGE_URL says so (runtime-state.ts decides).
+  const runtime = await createRuntimeState(config, { telemetryRatePerMin: options.telemetryRatePerMin });
+  const { telemetry } = runtime;
   const ctx: AppContext = {
     config,
     store,
@@ -44,8 +44,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     toolSearch: createToolSearch(snapshot),
     apis: await loadApiCatalog(store),
     telemetry,
-    reviewQueue: await fileReviewQueue({ dataDir: config.dataDir }),
-    telemetryLimiter: tokenBucketLimiter({ perMinute: options.telemetryRatePerMin ?? telemetryRatePerMinute() }),
+    reviewQueue: runtime.reviewQueue,
+    telemetryLimiter: runtime.rateLimiter,
     client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },
   };
   const app = createApp(ctx);
@@ -60,7 +60,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
-    await telemetry.close();
+    await runtime.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -71,8 +71,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ctx,
     close: async () => {
       await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
-      // After the last request: every acknowledged event is already on disk, this only releases the file.
-      await telemetry.close();
+      // After the last request: every acknowledged event is already durable; this releases files and connections.
+      await runtime.close();
     },
   };
 }

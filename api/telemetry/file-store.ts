@@ -1,5 +1,6 @@
 // The TelemetryStore of a single API process: exact counts in memory (Aggregator), durability in the
-// append-only event log under DATA_DIR. One process per DATA_DIR; several processes need the Redis store.
+// append-only event log under DATA_DIR. One process per DATA_DIR; several processes need the Redis store
+// (redis-store.ts; api/runtime-state.ts chooses).
 //
 // Flush policy:
 // - reports (valid tax payloads) are appended and fdatasync'd before record() resolves, so the 200 is
@@ -59,13 +60,4 @@ export async function fileTelemetryStore(options: FileTelemetryOptions): Promise
       await log.close();
     },
   };
-}
-
-/** Chooses the backend from STORAGE_URL; only the file backend exists so far. */
-export async function openTelemetryStore(options: { dataDir: string; storageUrl?: string }): Promise<TelemetryStore> {
-  if (options.storageUrl?.startsWith('redis')) {
-    // TODO(redis): a Redis TelemetryStore (HINCRBY per tool, ZINCRBY for keywords) behind the same interface.
-    console.warn('telemetry: no Redis store yet; counting in DATA_DIR (single process only)');
-  }
-  return fileTelemetryStore({ dataDir: options.dataDir });
 }

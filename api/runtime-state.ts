@@ -1,0 +1,107 @@
+// The one place that chooses where runtime state lives (telemetry counters, rate-limit buckets, the review
+// queue): files under DATA_DIR for one process, or Redis (STORAGE_URL=redis://host:port/db) for several
+// processes behind a load balancer. Routes only see the interfaces.
+import type { Redis } from 'ioredis';
+import { createStorage, type Storage } from 'unstorage';
+import redisDriver from 'unstorage/drivers/redis';
+import type { Config } from '../build/config.ts';
+import { type RateLimiter, telemetryRatePerMinute, tokenBucketLimiter } from './rate-limit.ts';
+import { redisRateLimiter } from './rate-limit-redis.ts';
+import { fileReviewQueue, type ReviewQueue } from './review-queue.ts';
+import { redisReviewQueue } from './review-queue-redis.ts';
+import { fileTelemetryStore } from './telemetry/file-store.ts';
+import { redisTelemetryStore } from './telemetry/redis-store.ts';
+import type { TelemetryStore } from './telemetry/types.ts';
+
+export interface RuntimeState {
+  backend: 'fs' | 'redis';
+  telemetry: TelemetryStore;
+  /** Per client and tool, on POST /api/v1/tools/{aid}. */
+  rateLimiter: RateLimiter;
+  reviewQueue: ReviewQueue;
+  /** The unstorage instance over Redis (its driver holds the connection); absent for files. */
+  storage?: Storage;
+  /** Waits for in-flight writes, then releases files and connections. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeStateOptions {
+  /** POSTs per minute per client and tool; RATE_LIMIT_TELEMETRY_PER_MIN by default. */
+  telemetryRatePerMin?: number;
+  /** Key namespace in Redis (default `tcc:`), so several catalogs can share one server. */
+  redisPrefix?: string;
+}
+
+export class StorageUrlError extends Error {}
+
+/** The URL with any password replaced, for messages. */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+async function connectRedis(url: string): Promise<{ storage: Storage; client: Redis }> {
+  const driver = redisDriver({
+    url,
+    base: 'tcc',
+    // Commands from concurrent requests share round trips; a dead Redis fails a request within seconds
+    // (the route answers 503) instead of queueing it forever.
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+    commandTimeout: 10_000,
+    lazyConnect: true,
+  });
+  const storage = createStorage({ driver });
+  const client = driver.getInstance?.() as Redis;
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    throw new StorageUrlError(`cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
+  }
+  // ioredis reports connection trouble as events; without a listener Node would print them as unhandled.
+  let lastLog = 0;
+  client.on('error', (error: Error) => {
+    if (Date.now() - lastLog < 10_000) return;
+    lastLog = Date.now();
+    console.error(`redis: ${error.message}`);
+  });
+  return { storage, client };
+}
+
+export async function createRuntimeState(config: Config, options: RuntimeStateOptions = {}): Promise<RuntimeState> {
+  const perMinute = options.telemetryRatePerMin ?? telemetryRatePerMinute();
+  const url = config.storageUrl;
+  if (!url) {
+    const telemetry = await fileTelemetryStore({ dataDir: config.dataDir });
+    return {
+      backend: 'fs',
+      telemetry,
+      rateLimiter: tokenBucketLimiter({ perMinute }),
+      reviewQueue: await fileReviewQueue({ dataDir: config.dataDir }),
+      close: () => telemetry.close(),
+    };
+  }
+  if (!/^rediss?:\/\//i.test(url)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(url)}`);
+  const { storage, client } = await connectRedis(url);
+  const prefix = options.redisPrefix ?? 'tcc:';
+  const telemetry = redisTelemetryStore({ client, prefix });
+  return {
+    backend: 'redis',
+    telemetry,
+    rateLimiter: redisRateLimiter({ client, perMinute, prefix }),
+    reviewQueue: redisReviewQueue({ client, prefix }),
+    storage,
+    async close() {
+      await telemetry.close();
+      await client.quit().catch(() => client.disconnect());
+    },
+  };
+}
