@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../build/build.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
-import { childEnv, ROOT, TSX } from '../helpers/run-ts.ts';
+import { childEnv, nodeArgs, ROOT } from '../helpers/run-ts.ts';
 import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 
 describe('static files from dist/', () => {
@@ -71,7 +71,8 @@ describe('static files from dist/', () => {
 describe('npm start', () => {
   it('builds dist/ when it is missing, then serves the site and the API on one port', async () => {
     const cat = await tempCatalog([sampleContract('npm-alpha-v1')]);
-    const child = spawn(TSX, ['api/main.ts'], { cwd: ROOT, env: childEnv({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const [cmd, args] = nodeArgs('api/main.ts');
+    const child = spawn(cmd, args, { cwd: ROOT, env: childEnv({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

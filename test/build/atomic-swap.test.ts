@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { build, CatalogInvalidError } from '../../build/build.ts';
 import { buildsDirOf } from '../../build/dist-swap.ts';
-import { childEnv, ROOT, TSX } from '../helpers/run-ts.ts';
+import { childEnv, nodeArgs, ROOT } from '../helpers/run-ts.ts';
 import { sampleContract, type TempCatalog, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
 
 const BASE = 'https://catalog.example';
@@ -34,7 +34,8 @@ describe('atomic swap of dist/', () => {
     const indexBefore = await fsp.readFile(path.join(cat.distDir, 'index.html'), 'utf8');
     for (const c of many) await writeContract(cat.catalogDir, c);
 
-    const child = spawn(TSX, [path.join(ROOT, 'build/cli/build.ts')], {
+    const [cmd, args] = nodeArgs('build/cli/build.ts');
+    const child = spawn(cmd, args, {
       cwd: ROOT, env: childEnv({ CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, BASE_URL: BASE }), stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
