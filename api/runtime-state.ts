@@ -59,20 +59,22 @@ async function connectRedis(url: string): Promise<{ storage: Storage; client: Re
   });
   const storage = createStorage({ driver });
   const client = driver.getInstance?.() as Redis;
+  // ioredis reports connection trouble as events; without a listener it prints each one as unhandled.
+  let lastLog = 0;
+  let ready = false;
+  client.on('error', (error: Error) => {
+    if (!ready || Date.now() - lastLog < 10_000) return;
+    lastLog = Date.now();
+    console.error(`redis: ${error.message}`);
+  });
   try {
     await client.connect();
     await client.ping();
+    ready = true;
   } catch (error) {
     client.disconnect();
     throw new StorageUrlError(`cannot reach Redis at ${redactUrl(url)}: ${(error as Error).message}`);
   }
-  // ioredis reports connection trouble as events; without a listener Node would print them as unhandled.
-  let lastLog = 0;
-  client.on('error', (error: Error) => {
-    if (Date.now() - lastLog < 10_000) return;
-    lastLog = Date.now();
-    console.error(`redis: ${error.message}`);
-  });
   return { storage, client };
 }
 

@@ -5,7 +5,9 @@ import { promises as fsp } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { build } from '../../build/build.ts';
 import { childEnv, ROOT, TSX } from './run-ts.ts';
+import { BASE_URL, FIXTURES } from './server.ts';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
 
@@ -134,4 +136,44 @@ export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProces
     async kill9() { child.kill('SIGKILL'); await exited(child); },
     async stop() { child.kill('SIGTERM'); await exited(child); },
   };
+}
+
+export interface SiteRoot {
+  root: string;
+  catalogDir: string;
+  distDir: string;
+  /** DATA_DIR for the n-th API process (each its own, so nothing is shared through files). */
+  dataDir(n: number): string;
+  /** The environment `npm start` needs to serve this root. */
+  env(extra?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/** A temporary copy of the fixture catalog with dist/ built, as a deployment would have it. */
+export async function prepareSite(): Promise<SiteRoot> {
+  const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'tcc-site-'));
+  const catalogDir = path.join(root, 'catalog');
+  const distDir = path.join(root, 'dist');
+  await fsp.cp(FIXTURES, catalogDir, { recursive: true });
+  await build({ catalogDir, distDir, baseUrl: BASE_URL });
+  return {
+    root, catalogDir, distDir,
+    dataDir: (n) => path.join(root, `data-${n}`),
+    env: (extra = {}) => ({ BASE_URL, CATALOG_DIR: catalogDir, DIST_DIR: distDir, DATA_DIR: path.join(root, 'data-0'), ...extra }),
+    cleanup: () => fsp.rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** Runs `task(i)` for i in [0, n) with at most `concurrency` at once; results in order. */
+export async function pool<T>(n: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(n);
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      out[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
+  return out;
 }
