@@ -3,12 +3,14 @@
 import { H3, type H3Event } from 'h3';
 import { httpError, renderError } from './errors.ts';
 import type { AppContext } from './context.ts';
+import { cors } from './cors.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { healthRoutes } from './routes/health.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { searchRoutes } from './routes/search.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { toolRoutes } from './routes/tools.ts';
+import { securityHeaders } from './security-headers.ts';
 import { serveDist } from './static.ts';
 
 /** Does an h3 route pattern (`/api/v1/tools/:aid`, `/x/**`) match this path? */
@@ -43,6 +45,9 @@ async function headAsGet(app: H3, event: H3Event): Promise<Response> {
 
 export function createApp(ctx: AppContext): H3 {
   const app = new H3({ onError: renderError });
+  // Outermost first: the security headers wrap everything, CORS answers included.
+  app.use(securityHeaders());
+  app.use(cors());
   healthRoutes(app, ctx);
   toolRoutes(app, ctx);
   searchRoutes(app, ctx);

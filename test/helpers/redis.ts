@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../../build/build.ts';
-import { childEnv, ROOT, TSX } from './run-ts.ts';
+import { childEnv, nodeArgs, ROOT } from './run-ts.ts';
 import { BASE_URL, FIXTURES } from './server.ts';
 
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
@@ -117,7 +117,9 @@ export interface ApiProcess {
  * picks a free port, read back from the start-up line. main.ts builds dist/ first when it is missing.
  */
 export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
-  const child = spawn(TSX, [path.join(ROOT, 'api/main.ts')], {
+  // node --import tsx: one process, so kill9() kills the server itself (the tsx CLI would leave a grandchild).
+  const [cmd, args] = nodeArgs('api/main.ts');
+  const child = spawn(cmd, args, {
     cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let url: string;

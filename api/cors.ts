@@ -1,0 +1,57 @@
+// CORS, as h3 middleware. The public API and MCP are meant to be called from anywhere, including
+// browser-based agents, so they are open to every origin (no credentials are involved: the public API
+// has none). Admin routes are closed: no Access-Control-Allow-Origin ever, and their preflight is
+// refused, so a page in a browser can never drive them with the admin's cookies or stored secrets.
+import type { H3Event, Middleware } from 'h3';
+import { responseOf } from './security-headers.ts';
+
+/** Paths that must never be reachable cross-origin; checked before the public ones they overlap. */
+const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(ingest|translate)(\/|$)/];
+const PUBLIC = [/^\/api\/v1\//, /^\/mcp(\/|$)/];
+
+export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
+// Streamable-HTTP MCP also ends a session with DELETE.
+export const MCP_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
+export const ALLOWED_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
+export const EXPOSED_HEADERS = 'Retry-After, Allow, Mcp-Session-Id, Mcp-Protocol-Version';
+const MAX_AGE_S = '86400';
+
+export type CorsClass = 'public' | 'closed' | 'other';
+
+export function corsClassOf(pathname: string): CorsClass {
+  if (CLOSED.some((re) => re.test(pathname))) return 'closed';
+  if (PUBLIC.some((re) => re.test(pathname))) return 'public';
+  return 'other';
+}
+
+const json = (status: number, detail: string) =>
+  new Response(JSON.stringify({ detail }), { status, headers: { 'content-type': 'application/json' } });
+
+export function cors(): Middleware {
+  return async (event: H3Event, next) => {
+    const kind = corsClassOf(event.url.pathname);
+    if (kind === 'other') return next();
+    if (event.req.method === 'OPTIONS') {
+      if (kind === 'closed') return json(403, 'Cross-origin requests are not allowed on admin routes');
+      const methods = event.url.pathname.startsWith('/mcp') ? MCP_METHODS : ALLOWED_METHODS;
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': methods,
+          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-max-age': MAX_AGE_S,
+          allow: methods,
+        },
+      });
+    }
+    const res = await responseOf(event, next);
+    if (kind === 'closed') {
+      for (const h of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods', 'access-control-allow-headers']) res.headers.delete(h);
+    } else {
+      res.headers.set('access-control-allow-origin', '*');
+      res.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+    }
+    return res;
+  };
+}
