@@ -3,13 +3,16 @@
 import { H3, type H3Event } from 'h3';
 import { httpError, renderError } from './errors.ts';
 import type { AppContext } from './context.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { cors } from './cors.ts';
 import { agentRoutes } from './routes/agent.ts';
+import { contributeRoutes } from './routes/contribute.ts';
 import { healthRoutes } from './routes/health.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { searchRoutes } from './routes/search.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { toolRoutes } from './routes/tools.ts';
+import { translateRoutes } from './routes/translate.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveDist } from './static.ts';
 
@@ -54,6 +57,9 @@ export function createApp(ctx: AppContext): H3 {
   serviceRoutes(app, ctx);
   agentRoutes(app, ctx);
   openApiRoutes(app, ctx);
+  adminRoutes(app, ctx);
+  translateRoutes(app, ctx);
+  contributeRoutes(app, ctx);
   // Register new route groups above this line: the 405 fallbacks below are derived from them.
 
   const wrongMethod = (event: H3Event, allowed: string[]) => {

@@ -4,10 +4,13 @@
 import type { CatalogStore } from '../build/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import type { Snapshot } from '../build/snapshot.ts';
+import type { AuthFailures } from './admin-auth.ts';
 import type { ClientOptions } from './client.ts';
 import type { RateLimiter } from './rate-limit.ts';
+import type { RebuildScheduler } from './rebuild.ts';
 import type { ReviewQueue } from './review-queue.ts';
 import type { ApiCatalog } from './routes/services.ts';
+import type { ClientHasher } from './telemetry/client-hash.ts';
 import type { TelemetryStore } from './telemetry/types.ts';
 import type { ToolSearch } from './tool-search.ts';
 
@@ -25,4 +28,12 @@ export interface AppContext {
   /** Per client and tool, on POST /api/v1/tools/{aid}. */
   telemetryLimiter: RateLimiter;
   client: ClientOptions;
+  /** Salted hash of a client address for telemetry reports (never the address itself). */
+  clientHash: ClientHasher;
+  /** Keeps dist/ following admin writes (api/catalog-writes.ts requests, api/rebuild.ts schedules). */
+  rebuild: RebuildScheduler;
+  /** Wrong admin secrets per client, for the lockout. */
+  adminFailures: AuthFailures;
+  /** Per client, on POST /api/v1/contribute. */
+  contributeLimiter: RateLimiter;
 }

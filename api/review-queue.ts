@@ -16,6 +16,13 @@ export interface Suggestion {
   agent: AgentClass;
   submitted_at: string;
   status: 'pending';
+  /**
+   * How it came: a micro_translation from the tax gate (when absent), or POST /api/v1/contribute as a
+   * command `fix` or a whole `contract` (then `value` is the contract as JSON text, `field` null).
+   */
+  kind?: 'micro_translation' | 'fix' | 'contract';
+  /** The contributor's note, if any. */
+  note?: string;
 }
 
 export type NewSuggestion = Omit<Suggestion, 'id' | 'submitted_at' | 'status'>;

@@ -6,10 +6,15 @@ import { toNodeHandler } from 'h3/node';
 import { createCatalogStore } from '../build/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/snapshot.ts';
+import { memoryAuthFailures } from './admin-auth.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
+import { createRebuildScheduler } from './rebuild.ts';
+import { workerBuilder } from './rebuild-worker.ts';
+import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
 import { createRuntimeState } from './runtime-state.ts';
+import { loadClientHasher } from './telemetry/client-hash.ts';
 import { createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
@@ -36,6 +41,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Files under DATA_DIR, or Redis when STORAGE_URL says so (runtime-state.ts decides).
   const runtime = await createRuntimeState(config, { telemetryRatePerMin: options.telemetryRatePerMin });
   const { telemetry } = runtime;
+  // Rebuilds run on a worker thread from the snapshot current when each build starts.
+  const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
+  const rebuild = createRebuildScheduler({ run: (aids) => builder.run(ctx.snapshot.tools, aids) });
   const ctx: AppContext = {
     config,
     store,
@@ -47,6 +55,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     reviewQueue: runtime.reviewQueue,
     telemetryLimiter: runtime.rateLimiter,
     client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },
+    clientHash: await loadClientHasher(config.dataDir),
+    rebuild,
+    adminFailures: memoryAuthFailures(),
+    contributeLimiter: contributionLimiter(),
   };
   const app = createApp(ctx);
   const server = http.createServer(toNodeHandler(app));
@@ -60,6 +72,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
+    await rebuild.close();
     await runtime.close();
     throw error;
   }
@@ -71,6 +84,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ctx,
     close: async () => {
       await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      // A build in flight finishes (its swap is atomic either way); queued aids are left to the next start.
+      await rebuild.close();
+      await builder.close();
       // After the last request: every acknowledged event is already durable; this releases files and connections.
       await runtime.close();
     },

@@ -93,6 +93,8 @@ export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Calle
       execution_feedback: payload.execution_feedback,
       trend_keyword: payload.trend_keyword,
       ...(payload.validation_vote ? { validation_vote: payload.validation_vote } : {}),
+      // Trust evidence counts distinct clients; only a salted hash of the address is stored.
+      client: ctx.clientHash(caller.ip),
     });
   } catch (error) {
     console.error('telemetry: report not recorded:', (error as Error).message);

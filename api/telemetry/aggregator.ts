@@ -1,7 +1,7 @@
 // Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
 // can never lose an update; persistence is the event log's job, this only folds events into counts.
 import type { AgentClass } from '../client.ts';
-import type { LoggedEvent, TelemetryTotals, ToolCounters, VoteCounts } from './types.ts';
+import type { LoggedEvent, TelemetryTotals, ToolCounters, ToolEvidence, VoteCounts } from './types.ts';
 
 /**
  * Distinct trend keywords remembered per tool and in all; later new keywords are counted only as
@@ -10,6 +10,13 @@ import type { LoggedEvent, TelemetryTotals, ToolCounters, VoteCounts } from './t
 export const MAX_KEYWORDS_PER_TOOL = 200;
 export const MAX_KEYWORDS_TOTAL = 200_000;
 export const TOP_KEYWORDS = 10;
+/**
+ * Distinct clients tallied per tool and in all for trust evidence. Past either bound a new client's
+ * reports go to one shared "overflow" client: a tool with 1,000 distinct reporters has its evidence.
+ */
+export const MAX_CLIENTS_PER_TOOL = 1_000;
+export const MAX_CLIENTS_TOTAL = 500_000;
+const OVERFLOW_CLIENT = '*';
 
 interface ToolState {
   requests: number;
@@ -22,9 +29,11 @@ interface ToolState {
   keywords: Map<string, number>;
   otherKeywords: number;
   lastReportAt: string | null;
+  // Per client hash: [successes, failures]. Reports without a hash share the key ''.
+  clients: Map<string, [number, number]>;
 }
 
-type StoredTool = Omit<ToolState, 'keywords'> & { keywords: [string, number][] };
+type StoredTool = Omit<ToolState, 'keywords' | 'clients'> & { keywords: [string, number][]; clients?: [string, [number, number]][] };
 
 export interface AggregatorState {
   events: number;
@@ -33,13 +42,14 @@ export interface AggregatorState {
 
 const emptyTool = (): ToolState => ({
   requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 },
-  lookups: 0, lookupsByAgent: {}, keywords: new Map(), otherKeywords: 0, lastReportAt: null,
+  lookups: 0, lookupsByAgent: {}, keywords: new Map(), otherKeywords: 0, lastReportAt: null, clients: new Map(),
 });
 
 export class Aggregator {
   private tools = new Map<string, ToolState>();
   private events = 0;
   private keywordEntries = 0;
+  private clientEntries = 0;
 
   private tool(aid: string): ToolState {
     let t = this.tools.get(aid);
@@ -66,8 +76,11 @@ export class Aggregator {
     const t = this.tool(e.aid);
     this.events++;
     t.requests++;
-    if (e.execution_feedback >= 200 && e.execution_feedback <= 299) t.successes++;
-    else if (e.execution_feedback >= 400) t.failures++;
+    const success = e.execution_feedback >= 200 && e.execution_feedback <= 299;
+    const failure = !success && e.execution_feedback >= 400;
+    if (success) t.successes++;
+    else if (failure) t.failures++;
+    if (success || failure) this.tally(t, e.client ?? '', success);
     if (e.validation_vote) t.votes[e.validation_vote]++;
     t.lastReportAt = e.at;
     // Keywords are compared case-insensitively: "Send Email" and "send email" are one use case.
@@ -78,6 +91,29 @@ export class Aggregator {
       t.keywords.set(kw, 1);
       this.keywordEntries++;
     } else t.otherKeywords++;
+  }
+
+  private tally(t: ToolState, client: string, success: boolean): void {
+    let entry = t.clients.get(client);
+    if (!entry) {
+      const room = t.clients.size < MAX_CLIENTS_PER_TOOL && this.clientEntries < MAX_CLIENTS_TOTAL;
+      const key = room ? client : OVERFLOW_CLIENT;
+      entry = t.clients.get(key);
+      if (!entry) { entry = [0, 0]; t.clients.set(key, entry); this.clientEntries++; }
+    }
+    entry[success ? 0 : 1]++;
+  }
+
+  /** Evidence counted per distinct client: each client weighs 1, split by its own success fraction. */
+  evidence(): ToolEvidence[] {
+    const out: ToolEvidence[] = [];
+    for (const [aid, t] of this.tools) {
+      if (t.clients.size === 0) continue;
+      let success_weight = 0;
+      for (const [s, f] of t.clients.values()) success_weight += s / (s + f);
+      out.push({ aid, clients: t.clients.size, success_weight, successes: t.successes, failures: t.failures });
+    }
+    return out;
   }
 
   counters(aid: string): ToolCounters {
@@ -116,16 +152,20 @@ export class Aggregator {
   /** Plain data for a checkpoint; `restore` is its inverse. */
   snapshot(): AggregatorState {
     const tools: Record<string, StoredTool> = {};
-    for (const [aid, t] of this.tools) tools[aid] = { ...t, keywords: [...t.keywords] };
+    for (const [aid, t] of this.tools) tools[aid] = { ...t, keywords: [...t.keywords], clients: [...t.clients] };
     return { events: this.events, tools };
   }
 
   restore(state: AggregatorState): void {
     this.events = state.events;
     this.tools = new Map(
-      Object.entries(state.tools).map(([aid, t]) => [aid, { ...emptyTool(), ...t, keywords: new Map(t.keywords) }]),
+      Object.entries(state.tools).map(([aid, t]) => [aid, { ...emptyTool(), ...t, keywords: new Map(t.keywords), clients: new Map(t.clients ?? []) }]),
     );
     this.keywordEntries = 0;
-    for (const t of this.tools.values()) this.keywordEntries += t.keywords.size;
+    this.clientEntries = 0;
+    for (const t of this.tools.values()) {
+      this.keywordEntries += t.keywords.size;
+      this.clientEntries += t.clients.size;
+    }
   }
 }

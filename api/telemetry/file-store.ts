@@ -52,6 +52,7 @@ export async function fileTelemetryStore(options: FileTelemetryOptions): Promise
     },
     counters: async (aid) => agg.counters(aid),
     totals: async () => agg.totals(),
+    evidence: async () => agg.evidence(),
     async close() {
       if (closed) return;
       closed = true;

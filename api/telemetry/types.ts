@@ -26,6 +26,9 @@ export interface ReportEvent extends EventBase {
   /** Normalised: control characters stripped, whitespace collapsed, at most 100 characters. */
   trend_keyword: string;
   validation_vote?: Vote;
+  /** Salted hash of the client address (api/telemetry/client-hash.ts), never the address: trust
+   * scoring counts evidence per distinct client, so one client's flood weighs as one client. */
+  client?: string;
 }
 
 export type TelemetryEvent = LookupEvent | ReportEvent;
@@ -71,6 +74,17 @@ export interface TelemetryTotals {
   lookups_by_agent: Partial<Record<AgentClass, number>>;
 }
 
+/** Per-tool evidence for `npm run trust`, counted per distinct client rather than per report. */
+export interface ToolEvidence {
+  aid: string;
+  /** Distinct clients with at least one judged (2xx or 4xx/5xx) report; reports without a client hash count as one client. */
+  clients: number;
+  /** Sum over those clients of each one's success fraction, so every client weighs exactly 1. */
+  success_weight: number;
+  successes: number;
+  failures: number;
+}
+
 /**
  * One backend for all counting. For a report, `record` resolves only once the event is durable and
  * counted, so a 200 sent after it never reports something a restart would forget. A lookup is counted
@@ -80,6 +94,8 @@ export interface TelemetryStore {
   record(event: TelemetryEvent): Promise<void>;
   counters(aid: string): Promise<ToolCounters>;
   totals(): Promise<TelemetryTotals>;
+  /** Trust-scoring evidence of every tool with judged reports; optional until every backend has it. */
+  evidence?(): Promise<ToolEvidence[]>;
   close(): Promise<void>;
 }
 

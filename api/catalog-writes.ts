@@ -1,0 +1,145 @@
+// The one way the API changes the catalog (ingest, translate, update-trust, accepted contributions).
+// Each write: validate with the same validator as `npm run validate`, write the file atomically through
+// the catalog store, then make the API reflect it at once (a new immutable snapshot, the search index)
+// and ask for an incremental rebuild so the static site follows. Writes are serialised, so a
+// read-modify-write (update-trust, a command fix) never loses a concurrent change.
+import type { CatalogStore } from '../build/catalog-store.ts';
+import type { ToolContract } from '../build/contract.ts';
+import { type Snapshot, snapshotOf } from '../build/snapshot.ts';
+import { type FieldError, validateContract } from '../build/validate-contract.ts';
+import { httpError, validationError } from './errors.ts';
+import type { RebuildScheduler } from './rebuild.ts';
+import type { ToolSearch } from './tool-search.ts';
+
+/** What a write needs from the app context (the trust CLI builds one without a server). */
+export interface WriteContext {
+  store: CatalogStore;
+  snapshot: Snapshot;
+  toolSearch: Pick<ToolSearch, 'upsert'>;
+  rebuild: Pick<RebuildScheduler, 'request'>;
+}
+
+export const COMMAND_FIELDS = ['install_cmd', 'execute_cmd'] as const;
+export type CommandField = (typeof COMMAND_FIELDS)[number];
+
+export class ContractInvalidError extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super(errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+  }
+}
+
+/** `/identity/tags/0` → ['identity', 'tags', 0] (JSON Pointer unescaped; array indexes as numbers). */
+export function pointerSegments(pointer: string): (string | number)[] {
+  return pointer.split('/').slice(1).filter((s) => s !== '')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s));
+}
+
+/** The 422 naming every bad field, FastAPI style, under `prefix` (e.g. ['body']). */
+export function contractValidationError(errors: FieldError[], prefix: (string | number)[]) {
+  return validationError(errors.map((e) => ({ loc: [...prefix, ...pointerSegments(e.path)], msg: e.message, type: 'value_error' })));
+}
+
+/** The contract as the catalog file holds it: blocks in their usual order, `$schema` (editor help) kept when given. */
+function fileForm(c: ToolContract): ToolContract {
+  return { ...(c.$schema === undefined ? {} : { $schema: c.$schema }), identity: c.identity, logic: c.logic, trust: c.trust, action: c.action, ...(c.record ? { record: c.record } : {}) };
+}
+
+// Per context, the tail of the chain of writes; each write starts after the previous one settled.
+const locks = new WeakMap<object, Promise<unknown>>();
+
+export function withWriteLock<T>(ctx: object, fn: () => Promise<T>): Promise<T> {
+  const prev = locks.get(ctx) ?? Promise.resolve();
+  const next = prev.then(fn, fn);
+  locks.set(ctx, next.catch(() => undefined));
+  return next;
+}
+
+const WRITE_CONCURRENCY = 8;
+
+/**
+ * Writes the files, then updates the in-memory catalog with every file that was written (even when a
+ * later one failed, so memory never disagrees with disk) and asks for a rebuild. Call inside the lock.
+ */
+async function commit(ctx: WriteContext, contracts: ToolContract[]): Promise<boolean[]> {
+  const created: boolean[] = new Array(contracts.length).fill(false);
+  const written: ToolContract[] = [];
+  let failure: unknown = null;
+  let next = 0;
+  const worker = async () => {
+    while (next < contracts.length && failure === null) {
+      const i = next++;
+      const c = contracts[i] as ToolContract;
+      try {
+        created[i] = (await ctx.store.write('tools', c.identity.aid, c)).created;
+        written.push(c);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, contracts.length) }, worker));
+  if (written.length > 0) {
+    const byAid = new Map(ctx.snapshot.byAid);
+    for (const c of written) byAid.set(c.identity.aid, c);
+    // A file that was invalid at start and is now replaced by a valid one no longer counts as an error.
+    const fixed = new Set(written.map((c) => `tools/${c.identity.aid}.json: `));
+    const errors = ctx.snapshot.errors.filter((e) => ![...fixed].some((f) => e.includes(f)));
+    ctx.snapshot = snapshotOf([...byAid.values()], errors);
+    for (const c of written) ctx.toolSearch.upsert(c);
+    ctx.rebuild.request(written.map((c) => c.identity.aid));
+  }
+  if (failure !== null) throw failure;
+  return created;
+}
+
+/** Validates a whole contract (throws ContractInvalidError) and returns it in file form. */
+export function checkedContract(value: unknown): ToolContract {
+  const errors = validateContract(value);
+  if (errors.length) throw new ContractInvalidError(errors);
+  return fileForm(value as ToolContract);
+}
+
+/** Ingest: the stored contract is replaced whole (blocks absent from `value` are gone afterwards). */
+export async function putContract(ctx: WriteContext, value: unknown): Promise<{ aid: string; created: boolean; contract: ToolContract }> {
+  const contract = checkedContract(value);
+  return withWriteLock(ctx, async () => {
+    const [created] = await commit(ctx, [contract]);
+    return { aid: contract.identity.aid, created: created ?? false, contract };
+  });
+}
+
+export interface TrustEntry {
+  aid: string;
+  reliability_score: number;
+}
+
+/** Changes only trust.reliability_score and record.reliability_calculated_at of the known aids. */
+export async function updateTrust(ctx: WriteContext, entries: TrustEntry[], calculatedAt: string): Promise<{ updated: number; unknown: string[] }> {
+  return withWriteLock(ctx, async () => {
+    const unknown: string[] = [];
+    const changed: ToolContract[] = [];
+    for (const e of entries) {
+      const c = ctx.snapshot.byAid.get(e.aid);
+      if (!c) { unknown.push(e.aid); continue; }
+      changed.push(fileForm({
+        ...c,
+        trust: { ...c.trust, reliability_score: e.reliability_score },
+        record: { ...c.record, reliability_calculated_at: calculatedAt },
+      }));
+    }
+    await commit(ctx, changed);
+    return { updated: changed.length, unknown };
+  });
+}
+
+/** Sets one command of the current contract (an accepted micro_translation or fix). */
+export async function setCommand(ctx: WriteContext, aid: string, field: CommandField, value: string): Promise<ToolContract> {
+  return withWriteLock(ctx, async () => {
+    const current = ctx.snapshot.byAid.get(aid);
+    if (!current) throw httpError(404, `Tool '${aid.slice(0, 140)}' not found in catalog`);
+    const next = checkedContract({ ...current, action: { ...current.action, [field]: value } });
+    await commit(ctx, [next]);
+    return next;
+  });
+}

@@ -1,0 +1,88 @@
+// Runs build() on a long-lived worker thread, so a rebuild (Eleventy rendering, linking 20,000 files,
+// pruning the old build) never blocks the API's event loop: writes and reads stay fast while the static
+// site catches up. One build at a time; the scheduler (rebuild.ts) decides when.
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { build } from '../build/build.ts';
+import type { ToolContract } from '../build/contract.ts';
+import { snapshotOf } from '../build/snapshot.ts';
+
+export interface BuildTarget {
+  catalogDir: string;
+  distDir: string;
+  baseUrl: string;
+  apiOrigin?: string;
+}
+
+export interface BuildSummary {
+  ms: number;
+  toolsCount: number;
+  incremental: boolean;
+  phases: Record<string, number>;
+}
+
+interface Job { id: number; tools: ToolContract[]; changedAids: string[] | null }
+type Reply = { id: number; ok: true; result: BuildSummary } | { id: number; ok: false; error: string };
+
+const ROLE = 'catalog-rebuild';
+
+export interface WorkerBuilder {
+  /** Builds dist/ from exactly these tools; `changedAids` null = full build. */
+  run(tools: ToolContract[], changedAids: string[] | null): Promise<BuildSummary>;
+  close(): Promise<void>;
+}
+
+export function workerBuilder(target: BuildTarget): WorkerBuilder {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const waiting = new Map<number, { resolve(r: BuildSummary): void; reject(e: Error): void }>();
+  const failAll = (error: Error) => {
+    for (const w of waiting.values()) w.reject(error);
+    waiting.clear();
+  };
+  const start = () => {
+    const w = new Worker(new URL('./rebuild-worker.mjs', import.meta.url), { workerData: { role: ROLE, target } });
+    w.on('message', (m: Reply) => {
+      const entry = waiting.get(m.id);
+      if (!entry) return;
+      waiting.delete(m.id);
+      if (m.ok) entry.resolve(m.result);
+      else entry.reject(new Error(m.error));
+    });
+    w.on('error', (e) => { worker = null; failAll(e); });
+    w.on('exit', (code) => { if (worker === w) worker = null; failAll(new Error(`rebuild worker exited with ${code}`)); });
+    return w;
+  };
+  return {
+    run(tools, changedAids) {
+      worker ??= start();
+      const id = nextId++;
+      const job: Job = { id, tools, changedAids };
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker?.postMessage(job);
+      });
+    },
+    async close() {
+      const w = worker;
+      worker = null;
+      if (w) await w.terminate();
+    },
+  };
+}
+
+if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.role === ROLE) {
+  const port = parentPort;
+  const target = (workerData as { target: BuildTarget }).target;
+  // Jobs arrive one at a time (the scheduler is single-flight); a queue keeps that true regardless.
+  let chain = Promise.resolve();
+  port.on('message', (job: Job) => {
+    chain = chain.then(async () => {
+      try {
+        const r = await build({ ...target, snapshot: snapshotOf(job.tools), ...(job.changedAids ? { changedAids: job.changedAids } : {}) });
+        port.postMessage({ id: job.id, ok: true, result: { ms: r.ms, toolsCount: r.toolsCount, incremental: r.incremental, phases: r.phases } } satisfies Reply);
+      } catch (error) {
+        port.postMessage({ id: job.id, ok: false, error: (error as Error).stack ?? String(error) } satisfies Reply);
+      }
+    });
+  });
+}

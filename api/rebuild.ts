@@ -1,0 +1,133 @@
+// Keeps dist/ following the catalog after admin writes. Single-flight: one build at a time; aids
+// requested while it runs are collected and built together by exactly one more build. Incremental: a
+// build gets the changed aids, so it re-renders those and links every other tool's files. build() writes
+// into a fresh folder and swaps dist/ atomically, so readers see the old site or the new one.
+//
+// Behind an interface so the scale-out work can put a distributed lock around `run` (one builder for
+// several API processes) without touching the writers.
+
+export interface RebuildStatus {
+  /** A build is running now. */
+  running: boolean;
+  /** Aids waiting for the next build. */
+  queued: number;
+  /** Builds finished successfully since start. */
+  builds: number;
+  failures: number;
+  last: { finished_at: string; ms: number; aids: number; incremental: boolean; tools_count: number } | null;
+  last_error: string | null;
+}
+
+export interface RebuildScheduler {
+  /** Asks for a build that includes these aids' current contracts; returns at once. */
+  request(aids: Iterable<string>): void;
+  /** Resolves once no build runs and none is due (after a failure: once the retry is scheduled). */
+  idle(): Promise<void>;
+  status(): RebuildStatus;
+  /** Stops scheduling and waits for the build in flight. */
+  close(): Promise<void>;
+}
+
+export interface RunResult {
+  ms: number;
+  toolsCount: number;
+  incremental: boolean;
+}
+
+export interface SchedulerOptions {
+  /** Builds the site with these aids changed (the scheduler passes each aid to exactly one successful run). */
+  run(aids: string[]): Promise<RunResult>;
+  /** Wait this long after the first request before building, so a burst becomes one build. */
+  debounceMs?: number;
+  /** First retry delay after a failed build; doubles up to a minute. */
+  retryMs?: number;
+  log?: (line: string) => void;
+}
+
+export function createRebuildScheduler(options: SchedulerOptions): RebuildScheduler {
+  const { run, debounceMs = 25, retryMs = 2_000, log = (l: string) => console.error(l) } = options;
+  const pending = new Set<string>();
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  let backoff = 0;
+  /** The timer is a retry after a failure (not a debounce): idle() need not wait for it. */
+  let retrying = false;
+  let closed = false;
+  let waiters: (() => void)[] = [];
+  const status: RebuildStatus = { running: false, queued: 0, builds: 0, failures: 0, last: null, last_error: null };
+
+  const quiet = () => !running && (timer === null ? pending.size === 0 || closed : retrying);
+  const settle = () => {
+    if (!quiet()) return;
+    const w = waiters;
+    waiters = [];
+    for (const resolve of w) resolve();
+  };
+
+  const schedule = (delay: number, retry = false) => {
+    if (closed || running || timer) return;
+    retrying = retry;
+    timer = setTimeout(() => {
+      timer = null;
+      retrying = false;
+      running = loop();
+    }, delay);
+    // A pending rebuild must not keep a CLI or test process alive on its own.
+    timer.unref?.();
+  };
+
+  async function loop(): Promise<void> {
+    status.running = true;
+    while (pending.size > 0 && !closed) {
+      const aids = [...pending];
+      pending.clear();
+      status.queued = 0;
+      try {
+        const r = await run(aids);
+        backoff = 0;
+        status.builds++;
+        status.last = { finished_at: new Date().toISOString(), ms: r.ms, aids: aids.length, incremental: r.incremental, tools_count: r.toolsCount };
+        status.last_error = null;
+      } catch (error) {
+        // These aids' pages are not built yet: keep them, or a later incremental build would link stale files.
+        for (const a of aids) pending.add(a);
+        status.failures++;
+        status.last_error = (error as Error).message.split('\n')[0]?.slice(0, 500) ?? 'build failed';
+        log(`rebuild failed (${aids.length} aid(s) kept for a retry): ${status.last_error}`);
+        backoff = Math.min(60_000, backoff ? backoff * 2 : retryMs);
+        break;
+      }
+    }
+    status.running = false;
+    status.queued = pending.size;
+    running = null;
+    if (pending.size > 0) schedule(backoff || debounceMs, backoff > 0);
+    settle();
+  }
+
+  return {
+    request(aids) {
+      if (closed) return;
+      for (const a of aids) pending.add(a);
+      status.queued = pending.size;
+      // During a build the new aids simply wait: the loop picks them up as one more build.
+      if (timer && retrying) {
+        // A fresh write after a failure: try again soon rather than after the whole backoff.
+        clearTimeout(timer);
+        timer = null;
+      }
+      schedule(debounceMs);
+    },
+    idle() {
+      if (quiet()) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    status: () => ({ ...status, queued: pending.size }),
+    async close() {
+      closed = true;
+      if (timer) { clearTimeout(timer); timer = null; }
+      if (running) await running;
+      settle();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// Which source a URL names, and how a draft becomes a contract. Supported: a GitHub repository, a PyPI
+// project, an npm package, or a contract URL on an allowed peer instance. When the catalog already holds
+// the same source (same source_url), the translation updates that contract instead of adding a twin.
+import type { ToolContract } from '../../build/contract.ts';
+import type { Snapshot } from '../../build/snapshot.ts';
+import type { UpstreamConfig } from '../upstream-fetch.ts';
+import type { Draft, SourceRef } from './common.ts';
+import { githubDraft } from './github.ts';
+import { peerDraft } from './peer.ts';
+import { NPM_NAME, npmDraft, PYPI_NAME, pypiDraft } from './registries.ts';
+
+const GH_PART = /^[A-Za-z0-9_.-]{1,100}$/;
+const host = (u: URL) => u.hostname.toLowerCase().replace(/^www\./, '');
+
+/** The source a URL names, or null when it is not one we translate. */
+export function sourceOf(raw: string, cfg: UpstreamConfig): SourceRef | null {
+  let u: URL;
+  try { u = new URL(raw); } catch { return null; }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  if (u.username || u.password) return null;
+  const parts = u.pathname.split('/').filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch { return ''; } });
+  if (cfg.peerHosts.includes(u.host.toLowerCase()) || cfg.peerHosts.includes(u.hostname.toLowerCase())) {
+    const i = parts.length - 4;
+    if (i < 0 || parts.slice(i, i + 3).join('/') !== 'api/v1/tools' || !/^[a-z0-9][a-z0-9._-]{0,126}-v1$/.test(parts[i + 3] ?? '')) return null;
+    // Only https to peers, unless tests run them on loopback.
+    if (u.protocol !== 'https:' && !cfg.allowPrivate) return null;
+    const url = `${u.protocol}//${u.host}${u.pathname}`;
+    return { kind: 'peer', sourceUrl: url, fetch: (c) => peerDraft(url, c) };
+  }
+  const h = host(u);
+  if (h === 'github.com') {
+    const [owner, repoRaw] = parts;
+    const repo = repoRaw?.replace(/\.git$/, '');
+    if (!owner || !repo || !GH_PART.test(owner) || !GH_PART.test(repo)) return null;
+    return { kind: 'github', sourceUrl: `https://github.com/${owner}/${repo}`, fetch: (c) => githubDraft(owner, repo, c) };
+  }
+  if (h === 'pypi.org' || h === 'pypi.python.org') {
+    const name = parts[0] === 'project' || parts[0] === 'simple' || parts[0] === 'pypi' ? parts[1] : undefined;
+    if (!name || !PYPI_NAME.test(name)) return null;
+    return { kind: 'pypi', sourceUrl: `https://pypi.org/project/${name}/`, fetch: (c) => pypiDraft(name, c) };
+  }
+  if (h === 'npmjs.com' || h === 'registry.npmjs.org') {
+    const rest = h === 'npmjs.com' ? (parts[0] === 'package' ? parts.slice(1) : []) : parts;
+    const name = rest[0]?.startsWith('@') ? `${rest[0]}/${rest[1] ?? ''}` : rest[0];
+    if (!name || !NPM_NAME.test(name.toLowerCase())) return null;
+    return { kind: 'npm', sourceUrl: `https://www.npmjs.com/package/${name}`, fetch: (c) => npmDraft(name, c) };
+  }
+  return null;
+}
+
+const normal = (url: string) => url.toLowerCase().replace(/^https?:\/\/(www\.)?/, '').replace(/(\.git)?\/*$/, '');
+
+/** The contract already made from this source, if any. */
+export function existingFor(snapshot: Snapshot, sourceUrl: string, aid: string): ToolContract | undefined {
+  const byAid = snapshot.byAid.get(aid);
+  if (byAid) return byAid;
+  const key = normal(sourceUrl);
+  return snapshot.tools.find((t) => normal(t.action.source_url) === key);
+}
+
+/**
+ * The contract to store. A new one gets neutral defaults where the source says nothing (schemas `any`,
+ * reliability 0.5 until telemetry speaks). An existing one keeps its aid, logic, trust and record, and
+ * keeps any field the source leaves null.
+ */
+export function contractFrom(d: Draft, existing: ToolContract | undefined): ToolContract {
+  const keep = <T>(v: T | null, old: T | null | undefined): T | null => (v ?? old ?? null);
+  const task = keep(d.task, existing?.identity.task);
+  const tags = d.tags.length ? d.tags : existing?.identity.tags ?? [];
+  return {
+    identity: {
+      aid: existing?.identity.aid ?? d.aid,
+      name: d.name,
+      version: keep(d.version, existing?.identity.version),
+      ...(task ? { task } : {}),
+      ...(tags.length ? { tags } : {}),
+      platform: d.platform,
+      license: keep(d.license, existing?.identity.license),
+    },
+    logic: d.logic ?? existing?.logic ?? { input_schema: { type: 'any' }, output_schema: { type: 'any' } },
+    trust: existing?.trust ?? d.trust ?? { reliability_score: 0.5, latency_ms: null, status: 'active' },
+    action: {
+      source_url: d.source_url,
+      install_cmd: keep(d.install_cmd, existing?.action.install_cmd),
+      execute_cmd: keep(d.execute_cmd, existing?.action.execute_cmd),
+    },
+    record: existing?.record ?? { verified: true, reliability_calculated_at: null },
+  };
+}
