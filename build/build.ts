@@ -72,6 +72,13 @@ export function discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrig
   ];
 }
 
+/** catalog/schema/*.json → /schema/ in the site, so `<BASE_URL>/schema/tool.schema.json` is the public schema URL. */
+export async function schemaFiles(catalogDir: string): Promise<OutputFile[]> {
+  const dir = path.join(catalogDir, 'schema');
+  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
+  return Promise.all(names.map(async (n) => ({ path: `schema/${n}`, content: await fsp.readFile(path.join(dir, n), 'utf8') })));
+}
+
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const started = performance.now();
@@ -104,7 +111,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       render = tools.filter((t) => changed.has(t.identity.aid) || missing.has(t.identity.aid));
     }
     const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
-    await phase('discovery', () => writeFiles(buildDir, discovery));
+    await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...(await schemaFiles(options.catalogDir))]));
     // Contract-only artifacts on the second core while Eleventy renders HTML on this one.
     const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
     const side = runJobInWorker({ buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null });
