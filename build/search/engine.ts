@@ -12,7 +12,7 @@
 //   empty query (or one with no searchable word): top `limit` by prior (reliability) desc
 import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocument, type SearchKind, termWeights } from './documents.ts';
 import { coverageOf, type Expansions, planQuery } from './plan.ts';
-import { compareByPrior, compareHits, conceptWeights, finalScore, type Hit, termCoefficient } from './rank.ts';
+import { conceptWeights, finalScore, type Hit, termCoefficient } from './rank.ts';
 import { TopK } from './topk.ts';
 
 export interface SearchOptions {
@@ -138,61 +138,80 @@ export class SearchEngine {
     const plan = planQuery(query, this.expansions);
     if (!plan.terms.length) return this.topByPrior(limit, platforms, kind, opts.filter);
 
-    const { acc, origMask, expMask, seen, touched, alive, platformOf, kindOf } = this;
+    const { acc, origMask, expMask, seen, touched, alive, platformOf, kindOf, baseDocs, baseW } = this;
     let nt = 0;
     const n = this.live;
-    const visit = (d: number, c: number, w: number, orig: number, exp: number) => {
-      if (!alive[d]) return;
-      if (platforms && !platforms.has(platformOf[d]!)) return;
-      if (kind >= 0 && kindOf[d] !== kind) return;
-      if (!seen[d]) {
-        seen[d] = 1;
-        touched[nt++] = d;
-        acc[d] = 0;
-        origMask[d] = 0;
-        expMask[d] = 0;
-      }
-      acc[d]! += c * w;
-      origMask[d]! |= orig;
-      expMask[d]! |= exp;
-    };
+    // Hot loop: plain typed-array walks, no closures or allocation per posting.
     for (const pt of plan.terms) {
       const t = this.termIds.get(pt.term);
       if (t === undefined || !this.df[t]) continue;
       const c = termCoefficient(pt.qw, this.df[t]!, n);
-      if (t < this.baseTermCount) {
-        const end = this.baseStart[t + 1]!;
-        for (let i = this.baseStart[t]!; i < end; i++) visit(this.baseDocs[i]!, c, this.baseW[i]!, pt.orig, pt.exp);
-      }
+      const { orig, exp } = pt;
       const p = this.delta.get(t);
-      if (p) for (let i = 0; i < p.docs.length; i++) visit(p.docs[i]!, c, p.w[i]!, pt.orig, pt.exp);
+      const segments = t < this.baseTermCount ? 1 : 0;
+      for (let seg = 0; seg < 2; seg++) {
+        let docs: ArrayLike<number>;
+        let ws: ArrayLike<number>;
+        let i: number;
+        let end: number;
+        if (seg === 0) {
+          if (!segments) continue;
+          docs = baseDocs;
+          ws = baseW;
+          i = this.baseStart[t]!;
+          end = this.baseStart[t + 1]!;
+        } else {
+          if (!p) continue;
+          docs = p.docs;
+          ws = p.w;
+          i = 0;
+          end = p.docs.length;
+        }
+        for (; i < end; i++) {
+          const d = docs[i]!;
+          if (!alive[d]) continue;
+          if (platforms !== null && !platforms.has(platformOf[d]!)) continue;
+          if (kind >= 0 && kindOf[d] !== kind) continue;
+          if (!seen[d]) {
+            seen[d] = 1;
+            touched[nt++] = d;
+            acc[d] = 0;
+            origMask[d] = 0;
+            expMask[d] = 0;
+          }
+          acc[d]! += c * ws[i]!;
+          origMask[d]! |= orig;
+          expMask[d]! |= exp;
+        }
+      }
     }
 
     const weights = conceptWeights(plan.concepts.map((c) => { const t = this.termIds.get(c); return t === undefined ? 0 : this.df[t]!; }), plan.conceptScale, n);
     const wanted = plan.platform === null ? -1 : (this.platformCodes.get(plan.platform) ?? -2);
-    const top = new TopK<Hit>(limit, compareHits);
+    const ids = this.ids;
+    // Top-k over doc numbers; scores go into acc (no object per candidate).
+    const top = new TopK<number>(limit, (a, b) => acc[b]! - acc[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
     for (let i = 0; i < nt; i++) {
       const d = touched[i]!;
       seen[d] = 0;
-      const id = this.ids[d]!;
-      if (opts.filter && !opts.filter(id)) continue;
-      const score = finalScore(acc[d]!, coverageOf(origMask[d]!, expMask[d]!, weights), wanted === -1 || platformOf[d] === wanted);
-      top.push({ id, score });
+      if (opts.filter && !opts.filter(ids[d]!)) continue;
+      acc[d] = finalScore(acc[d]!, coverageOf(origMask[d]!, expMask[d]!, weights), wanted === -1 || platformOf[d] === wanted);
+      top.push(d);
     }
-    return top.sorted();
+    return top.sorted().map((d) => ({ id: ids[d]!, score: acc[d]! }));
   }
 
   private topByPrior(limit: number, platforms: Set<number> | null, kind: number, filter?: (id: string) => boolean): Hit[] {
-    const top = new TopK<{ id: string; prior: number }>(limit, compareByPrior);
-    for (let d = 0; d < this.ids.length; d++) {
+    const { priors, ids } = this;
+    const top = new TopK<number>(limit, (a, b) => priors[b]! - priors[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    for (let d = 0; d < ids.length; d++) {
       if (!this.alive[d]) continue;
       if (platforms && !platforms.has(this.platformOf[d]!)) continue;
       if (kind >= 0 && this.kindOf[d] !== kind) continue;
-      const id = this.ids[d]!;
-      if (filter && !filter(id)) continue;
-      top.push({ id, prior: this.priors[d]! });
+      if (filter && !filter(ids[d]!)) continue;
+      top.push(d);
     }
-    return top.sorted().map(({ id, prior }) => ({ id, score: prior }));
+    return top.sorted().map((d) => ({ id: ids[d]!, score: priors[d]! }));
   }
 
   private platformFilter(p: SearchOptions['platform']): Set<number> | null {

@@ -1,0 +1,77 @@
+// npm run eval:search [-- --n 100000] [--verbose]
+// Relevance of both search engines over the corpus catalog: success@5 and MRR@10 on the dev
+// queries (tuned on) and the held-out queries (never tuned on), plus API/static agreement.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { corpusContracts } from '../corpus.ts';
+import { StaticSearch } from '../search/client.ts';
+import { documentFromContract } from '../search/documents.ts';
+import { evaluate, loadQuerySet, type Relevance } from '../search/eval.ts';
+import { dirFetcher } from '../search/fs-fetch.ts';
+import { createSearchIndex } from '../search/index.ts';
+import { writeStaticSearch } from '../search/static-index.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const n = Number(arg('n') ?? 100_000);
+const verbose = process.argv.includes('--verbose');
+
+export interface EvalReport {
+  n: number;
+  sets: { name: string; queries: number; api: Relevance; static: Relevance; sameOrder: number }[];
+}
+
+export async function evalSearch(count: number): Promise<EvalReport> {
+  const docs = (await corpusContracts(count)).map(documentFromContract);
+  const { engine, expansions, analyzed } = createSearchIndex(docs);
+  const dir = mkdtempSync(path.join(tmpdir(), 'eval-search-'));
+  try {
+    writeStaticSearch(docs, dir, { expansions, analyzed });
+    const fetcher = dirFetcher(dir);
+    const stat = await StaticSearch.open(fetcher.fetchJson);
+    const names = new Map(docs.map((d) => [d.id, d.fields.name]));
+    const nameOf = (id: string) => names.get(id);
+    const sets = [];
+    for (const name of ['dev', 'heldout']) {
+      const { queries } = loadQuerySet(path.join(root, `test/fixtures/search/${name}-queries.json`));
+      const staticIds = new Map<string, string[]>();
+      const api = await evaluate(queries, (q) => engine.search(q, { limit: 10 }).map((h) => h.id), nameOf);
+      const st = await evaluate(queries, async (q) => {
+        const ids = (await stat.search(q, { limit: 10 })).map((h) => h.id);
+        staticIds.set(q, ids);
+        return ids;
+      }, nameOf);
+      const sameOrder = queries.filter((q) => engine.search(q.query, { limit: 10 }).map((h) => h.id).join() === staticIds.get(q.query)?.join()).length;
+      sets.push({ name, queries: queries.length, api, static: st, sameOrder });
+    }
+    return { n: docs.length, sets };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function printEval(r: EvalReport): void {
+  console.log(`search relevance over ${r.n.toLocaleString('en')} corpus contracts`);
+  console.log('set       queries  engine   success@5  MRR@10   (targets 0.85 / 0.70)');
+  for (const s of r.sets) {
+    for (const [engine, rel] of [['api', s.api], ['static', s.static]] as const) {
+      console.log(`${s.name.padEnd(9)} ${String(s.queries).padStart(7)}  ${engine.padEnd(7)}  ${rel.successAt5.toFixed(3).padStart(9)}  ${rel.mrrAt10.toFixed(3).padStart(6)}`);
+    }
+    console.log(`${s.name.padEnd(9)} same top-10 order from both engines: ${s.sameOrder}/${s.queries}`);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const report = await evalSearch(n);
+  printEval(report);
+  if (verbose) {
+    for (const s of report.sets) {
+      for (const q of s.api.perQuery) if (q.rank === 0 || q.rank > 5) console.log(`  ${s.name} rank ${q.rank || '-'}  ${q.query}  | ${q.top.slice(0, 5).join(', ')}`);
+    }
+  }
+}
