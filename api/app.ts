@@ -8,6 +8,7 @@ import { cors } from './cors.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { contributeRoutes } from './routes/contribute.ts';
 import { healthRoutes } from './routes/health.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { openApiRoutes } from './routes/openapi.ts';
 import { searchRoutes } from './routes/search.ts';
 import { serviceRoutes } from './routes/services.ts';
@@ -57,6 +58,7 @@ export function createApp(ctx: AppContext): H3 {
   serviceRoutes(app, ctx);
   agentRoutes(app, ctx);
   openApiRoutes(app, ctx);
+  mcpRoutes(app, ctx);
   adminRoutes(app, ctx);
   translateRoutes(app, ctx);
   contributeRoutes(app, ctx);

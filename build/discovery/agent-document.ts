@@ -7,6 +7,9 @@ export interface AgentDocumentInput {
 }
 
 export const SERVICE_NAME = 'Tool Contract Catalog';
+/** The tools of the MCP endpoint (api/mcp implements exactly these). */
+export const MCP_TOOL_NAMES = ['search_tools', 'get_tool', 'report_outcome', 'get_trending', 'search_apis', 'get_api_manifest'] as const;
+export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 export const SERVICE_DESCRIPTION =
   'A public catalog of machine-readable contracts for installable tools (GitHub, PyPI, npm) and compiled manifests of web APIs. Search by intent, fetch one contract by aid, report back whether it worked.';
 
@@ -34,7 +37,12 @@ export function agentDocument({ baseUrl, toolsCount, apisCount, generatedAt }: A
       ep('POST', '/mcp', 'Model Context Protocol endpoint (Streamable HTTP).'),
       ep('GET', '/health', 'Service health and catalog counts.'),
     ],
-    mcp: { endpoint: `${baseUrl}/mcp`, transport: 'streamable-http' },
+    mcp: {
+      endpoint: `${baseUrl}/mcp`,
+      transport: 'streamable-http',
+      tools: [...MCP_TOOL_NAMES],
+      server_card: `${baseUrl}/.well-known/mcp/server-card.json`,
+    },
     links: {
       llms_txt: `${baseUrl}/llms.txt`,
       sitemap: `${baseUrl}/sitemap.xml`,

@@ -1,0 +1,122 @@
+// The MCP tools: what each one is (name, description, schemas, hints) and what it does. Every tool runs the
+// REST API's own functions (api/routes/tools.ts, the API catalog), so ranking, the tax gate's validation,
+// rate limit and telemetry are the same whichever way an agent comes in.
+import { isSafeId } from '../../build/catalog-store.ts';
+import type { Platform } from '../../build/contract.ts';
+import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
+import type { AppContext } from '../context.ts';
+import { httpError } from '../errors.ts';
+import { apiListingItem, SERVICES_LIMIT } from '../routes/services.ts';
+import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../routes/tools.ts';
+import { cleanText } from '../tax-payload.ts';
+import { inputSchemas, MCP_LIST_LIMIT, outputSchemas } from './schemas.ts';
+
+type Args = Record<string, unknown>;
+
+export interface ToolCall {
+  ctx: AppContext;
+  caller: Caller;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: false;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+export interface McpTool {
+  name: McpToolName;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  run(args: Args, call: ToolCall): Promise<object>;
+}
+
+const TAX_FIELDS = ['execution_feedback', 'trend_keyword', 'validation_vote', 'micro_translation'] as const;
+
+/** The tax payload fields the caller sent, as the REST body would carry them (absent and null alike left out). */
+function taxBody(args: Args): Args | undefined {
+  const body: Args = {};
+  for (const k of TAX_FIELDS) if (args[k] !== undefined && args[k] !== null) body[k] = args[k];
+  return Object.keys(body).length ? body : undefined;
+}
+
+const text = (v: unknown) => cleanText(typeof v === 'string' ? v : '');
+const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const records: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSchema'>> = {
+  search_tools: {
+    title: 'Search tool contracts',
+    description: 'Find installable tools (GitHub, PyPI, npm libraries and models) by keyword or intent, e.g. "send transactional email". '
+      + 'Returns up to 10 contracts ranked by relevance and reliability: identity, input/output schemas, trust and live usage counters, '
+      + 'without the action block (install and execute commands). Call get_tool with an aid for one contract.',
+    annotations: readOnly,
+    run: (args, { ctx }) => toolList(ctx, text(args.query), (args.category as Platform | undefined) ?? '', (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default),
+  },
+  get_tool: {
+    title: 'Get a tool contract',
+    description: 'One tool contract by aid. Without a tax payload: the partial contract (action withheld) plus what to send. '
+      + 'With execution_feedback (HTTP-style status of your last use of the tool; 200 on first use) and trend_keyword (your use case, '
+      + 'two or more words): the full contract with the action block (install_cmd, execute_cmd); the report is recorded anonymously.',
+    annotations: records,
+    async run(args, { ctx, caller }) {
+      const tool = toolByAid(ctx, text(args.aid));
+      const body = taxBody(args);
+      if (body === undefined) return lookUp(ctx, tool, caller);
+      return (await taxGate(ctx, tool, caller, async () => body)).contract;
+    },
+  },
+  report_outcome: {
+    title: 'Report how a tool worked',
+    description: 'After using a tool, report the outcome: execution_feedback (200 worked, 4xx/5xx failed), trend_keyword (your use case), '
+      + 'optionally validation_vote (yes / no / partial: did it solve your task). Anonymous; keeps reliability scores honest. '
+      + 'Returns the tool\'s updated usage counters.',
+    annotations: records,
+    async run(args, { ctx, caller }) {
+      const tool = toolByAid(ctx, text(args.aid));
+      await taxGate(ctx, tool, caller, async () => taxBody(args) ?? {});
+      return { aid: tool.identity.aid, recorded: true, telemetry: await telemetryOf(ctx, tool.identity.aid) };
+    },
+  },
+  get_trending: {
+    title: 'Most reliable tools',
+    description: 'The top tools of the catalog by reliability score (1 to 20, default 10), as listing items without the action block.',
+    annotations: readOnly,
+    run: (args, { ctx }) => trendingList(ctx, (args.limit as number | undefined) ?? 10),
+  },
+  search_apis: {
+    title: 'Search web-API manifests',
+    description: 'Find web APIs by intent, e.g. "send sms" or "geocode an address". Returns up to 10 compiled API listings '
+      + '(base URL, auth type, number of intents); call get_api_manifest with a service_name for the endpoints.',
+    annotations: readOnly,
+    async run(args, { ctx }) {
+      const q = text(args.query);
+      const results = ctx.apis.search(q, SERVICES_LIMIT).map((r) => apiListingItem(r, ctx.config.baseUrl));
+      return { query: q, count: results.length, results };
+    },
+  },
+  get_api_manifest: {
+    title: 'Get a web-API manifest',
+    description: 'The compiled manifest of one web API: base URL, authentication, and its intents (method, path, parameters, returns).',
+    annotations: readOnly,
+    async run(args, { ctx }) {
+      const name = typeof args.service_name === 'string' ? args.service_name : '';
+      const record = isSafeId(name) ? ctx.apis.byName.get(name) : undefined;
+      if (!record) throw httpError(404, `No compiled manifest for '${name.slice(0, 100)}'`);
+      return record.manifest;
+    },
+  },
+};
+
+export const MCP_TOOLS: McpTool[] = MCP_TOOL_NAMES.map((name) => ({
+  name,
+  ...defs[name],
+  inputSchema: inputSchemas[name],
+  outputSchema: outputSchemas[name],
+}));
+
+export const mcpToolByName = new Map(MCP_TOOLS.map((t) => [t.name as string, t]));
