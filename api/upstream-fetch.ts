@@ -28,7 +28,8 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
     npmRegistry: base(env.NPM_REGISTRY_URL, 'https://registry.npmjs.org'),
     peerHosts: (env.PEER_CATALOG_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     allowPrivate: /^(1|true|yes)$/i.test(env.ALLOW_PRIVATE_UPSTREAMS ?? ''),
-    timeoutMs: 10_000,
+    // UPSTREAM_TIMEOUT_MS only so tests need not wait 10 s for a silent fake upstream.
+    timeoutMs: Number(env.UPSTREAM_TIMEOUT_MS) > 0 ? Number(env.UPSTREAM_TIMEOUT_MS) : 10_000,
     maxBytes: 5 * 1024 * 1024,
   };
 }
@@ -45,7 +46,7 @@ for (const [addr, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3]] as const) {
   blocked.addSubnet(addr, prefix, 'ipv4');
 }
-for (const [addr, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8]] as const) {
+for (const [addr, prefix] of [['::', 127], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8]] as const) {
   blocked.addSubnet(addr, prefix, 'ipv6');
 }
 
@@ -53,6 +54,12 @@ for (const [addr, prefix] of [['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96]
 export function isPrivateAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped?.[1]) return isPrivateAddress(mapped[1]);
+  // The same IPv4-mapped address written in hex (::ffff:7f00:1 is 127.0.0.1).
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (hex?.[1] && hex[2]) {
+    const [a, b] = [Number.parseInt(hex[1], 16), Number.parseInt(hex[2], 16)];
+    return isPrivateAddress(`${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`);
+  }
   const family = net.isIP(address);
   if (family === 0) return true;
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');

@@ -68,7 +68,8 @@ export const PYPI_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,198}[A-Za-z0-9])?$/;
 const named = (value: unknown, pattern: RegExp, fallback: string) => (typeof value === 'string' && pattern.test(value) ? value : fallback);
 
 export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft> {
-  const path = `${cfg.npmRegistry}/${pkg.startsWith('@') ? `@${encodeURIComponent(pkg.slice(1))}` : encodeURIComponent(pkg)}`;
+  // The npm CLI's own spelling of a scoped name in the registry path: @scope%2fname.
+  const path = `${cfg.npmRegistry}/${pkg.startsWith('@') ? `@${pkg.slice(1).split('/').map(encodeURIComponent).join('%2f')}` : encodeURIComponent(pkg)}`;
   let latest: NpmVersion;
   try {
     const doc = (await fetchUpstreamJson(path, cfg, 'npm registry')) as { 'dist-tags'?: { latest?: unknown }; versions?: Record<string, NpmVersion>; description?: unknown };
