@@ -113,7 +113,8 @@ export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
   });
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
   const key = nameKey(text);
-  if (key && concepts.length <= 4) add(`=${key}`, RANK.exactNameWeight, 0, 0);
+  // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.
+  if (key && concepts.length >= 1 && concepts.length <= 4) add(`=${key}`, RANK.exactNameWeight, 0, 0);
   // Typed words first, then by weight desc, then alphabetically: a fixed order both engines share.
   const terms = [...byTerm.values()].sort((a, b) => {
     const ao = a.orig ? 0 : 1;

@@ -1,0 +1,71 @@
+// Text analysis corner cases: nothing a user can type may throw, queries are clipped, and the
+// same word is analysed the same way everywhere.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planQuery } from '../../../build/search/plan.ts';
+import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText } from '../../../build/search/tokenize.ts';
+
+const NASTY = [
+  '', ' ', 'a', 'é', '*', '+', '-', ':', '~', '^', '+hash -password', 'title:foo', 'foo~2', 'boost^10', 'wild*card', '* + - : ~ ^',
+  '!!!', '"quoted"', '(paren)', '[]{}', '\\', '/', '\u0000', '\uD800', '\uDC00x', '😀🔥', 'ﬁle', 'İstanbul', 'straße',
+  'привет мир', '画像をリサイズ', '이미지 크기', 'مرحبا بالعالم', 'हैश पासवर्ड', 'x'.repeat(1000), 'hash '.repeat(300),
+  'constructor', '__proto__', 'toString valueOf hasOwnProperty', 'e-mail node.js @scope/name py-yaml sqlite3',
+];
+
+describe('tokenize', () => {
+  it('never throws on awkward input, and always returns strings', () => {
+    for (const s of NASTY) {
+      expect(() => analyze(s)).not.toThrow();
+      expect(() => planQuery(s, new Map())).not.toThrow();
+      for (const t of analyze(s)) expect(typeof t).toBe('string');
+    }
+    for (const v of [null, undefined, 42, {}, []]) expect(() => analyze(v)).not.toThrow();
+  });
+
+  it('never throws on arbitrary strings (property)', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (s) => {
+      analyze(s);
+      planQuery(s, new Map());
+      nameKey(s);
+    }), { numRuns: 300 });
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
+      analyze(s);
+      planQuery(s, new Map());
+    }), { numRuns: 300 });
+  });
+
+  it('clips queries to 200 characters before analysis', () => {
+    expect(normalizeText('y'.repeat(1000), MAX_QUERY_CHARS)).toHaveLength(200);
+    const long = `${'pad '.repeat(60)}zebra`; // "zebra" starts past character 200
+    expect(long.indexOf('zebra')).toBeGreaterThan(200);
+    expect(planQuery(long, new Map()).concepts).not.toContain('zebra');
+    expect(planQuery('zebra', new Map()).concepts).toEqual(['zebra']);
+  });
+
+  it('stems, drops stop words and single letters, splits compounds', () => {
+    expect(analyze('Hashing the passwords')).toEqual(['hash', 'password']);
+    expect(analyze('e-mail')).toEqual(['mail', 'email']);
+    expect(analyze('Optimised tokeniser colour')).toEqual(analyze('optimized tokenizer color'));
+    expect(analyze('pyyaml', { name: true })).toEqual(['pyyaml', 'yaml']);
+    expect(analyze('better-sqlite3', { name: true })).toEqual(['better', 'sqlite3', 'sqlite']);
+  });
+
+  it('keeps non-Latin words searchable (CJK as bigrams)', () => {
+    expect(analyze('привет')).toEqual(['привет']);
+    expect(analyze('画像処理')).toEqual(['画像', '像処', '処理']);
+  });
+
+  it('turns platform words into a preference, generic words into low-weight concepts', () => {
+    const p = planQuery('parse yaml in python', new Map());
+    expect(p.platform).toBe('pypi');
+    expect(p.concepts).toEqual(['pars', 'yaml']);
+    const f = planQuery('show interactive maps', new Map());
+    expect(f.conceptScale[f.concepts.indexOf('show')]).toBeLessThan(1);
+    expect(planQuery('python', new Map()).concepts).toEqual(['python']);
+  });
+
+  it('gives the same exact-name key for spellings of one name', () => {
+    expect(nameKey('@sendgrid/mail')).toBe(nameKey('SendGrid Mail'));
+    expect(nameKey('js-yaml')).toBe('jsyaml');
+  });
+});
