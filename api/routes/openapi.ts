@@ -58,15 +58,17 @@ const invalid = json(ref('HTTPValidationError'), 'Validation error (FastAPI shap
 const qParam = (required: boolean, description: string) => ({ name: 'q', in: 'query', required, schema: QuerySchemas.q, description });
 const aidParam = { name: 'aid', in: 'path', required: true, schema: { type: 'string', pattern: AID_PATTERN }, description: 'Tool identifier (lowercase, ends in -v1).' };
 const uaParam = { name: 'User-Agent', in: 'header', required: false, schema: str, description: 'Counted per tool as a coarse agent class; never stored raw.' };
+const rpcError = (description: string) => json({ type: 'object', required: ['jsonrpc', 'error'], properties: { jsonrpc: { const: '2.0' }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: str } }, id: { type: 'null' } } }, description);
 const op = (operationId: string, tag: string, summary: string, responses: Json, extra: Json = {}) => ({ operationId, tags: [tag], summary, ...extra, responses });
 
 export function openApiDocument(baseUrl: string) {
+  const cardOp = (id: string, summary: string) => ({ get: op(id, 'mcp', summary, { 200: json({ type: 'object' }, 'Server card') }) });
   const agentOp = (id: string) => ({ get: op(id, 'discovery', 'Agent discovery document with live counts', { 200: json(ref('AgentDocument'), 'Discovery document') }) });
   return {
     openapi: '3.1.0',
     info: { title: SERVICE_NAME, version: '1.0.0', description: SERVICE_DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: baseUrl }],
-    tags: [{ name: 'tools' }, { name: 'apis' }, { name: 'search' }, { name: 'discovery' }],
+    tags: [{ name: 'tools' }, { name: 'apis' }, { name: 'search' }, { name: 'discovery' }, { name: 'mcp' }],
     paths: {
       '/api/v1/tools': { get: op('listTools', 'tools', 'Search tools by keyword or intent; empty q lists the top 10 by reliability', { 200: json(ref('ToolList'), 'At most 10 listing items, never the action block'), 422: invalid }, {
         parameters: [qParam(false, 'Searched in aid, name, task, tags, commands, platform and schemas.'), { name: 'category', in: 'query', required: false, schema: QuerySchemas.category }],
@@ -99,6 +101,18 @@ export function openApiDocument(baseUrl: string) {
       '/agent.json': agentOp('agentJson'),
       '/.well-known/agent.json': agentOp('wellKnownAgentJson'),
       '/.well-known/mcp.json': agentOp('wellKnownMcpJson'),
+      '/mcp': { post: op('mcp', 'mcp', 'Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses); GET and DELETE answer 405', {
+        200: json({ type: ['object', 'array'] }, 'JSON-RPC response(s): tools search_tools, get_tool, report_outcome, get_trending, search_apis, get_api_manifest; resources catalog://tools/{aid}, catalog://apis/{service_name}'),
+        202: { description: 'Notifications accepted' },
+        400: rpcError('Malformed JSON or JSON-RPC message, or an unsupported MCP-Protocol-Version'),
+        406: rpcError('Accept must list application/json and text/event-stream'), 413: rpcError('Body over 64 KB'), 415: rpcError('Body is not application/json'),
+      }, {
+        parameters: [{ name: 'MCP-Protocol-Version', in: 'header', required: false, schema: str, description: 'Negotiated at initialize; 2025-11-25, 2025-06-18, 2025-03-26 or 2024-11-05.' }],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 request or notification, or a batch of them.' } } } },
+      }) },
+      '/.well-known/mcp/server-card.json': cardOp('mcpServerCard', 'MCP server card (SEP-1649 draft): server info, transport, capabilities, tools'),
+      '/.well-known/mcp/server-card': cardOp('mcpServerCardNoExt', 'The same MCP server card'),
+      '/mcp/server-card': cardOp('mcpServerCardV2', 'MCP server card (SEP-2127): name, version, remotes'),
       '/openapi.json': { get: op('openapi', 'discovery', 'This document', { 200: json({ type: 'object' }, 'OpenAPI 3.1 document') }) },
       '/': { get: op('htmlIndex', 'discovery', 'Plain HTML index of all tools (built into dist/)', { 200: text('text/html', 'HTML index') }) },
       '/llms.txt': { get: op('llmsTxt', 'discovery', 'Plain-text catalog (built into dist/)', { 200: text('text/plain', 'llms.txt') }) },

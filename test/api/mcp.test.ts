@@ -10,6 +10,8 @@ import type { ToolContract } from '../../build/contract.ts';
 import { BASE_URL, fixtureTools, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const payload = { execution_feedback: 200, trend_keyword: 'fetch json api' };
+// biome-ignore lint/suspicious/noExplicitAny: the assertions read JSON fields freely
+type Json = any;
 
 describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
   let s: TestServer;
@@ -17,7 +19,7 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
   let transport: StreamableHTTPClientTransport;
   let axios: ToolContract;
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const data = (r: CallToolResult) => r.structuredContent as any;
+  const data = (r: CallToolResult) => r.structuredContent as Json;
   const restTelemetry = async (aid: string) => (await s.json(`/api/v1/tools/${aid}`)).body.trust.telemetry;
 
   beforeAll(async () => {
@@ -63,7 +65,7 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(data(r));
     for (const item of data(r).results) expect(item.action).toBeUndefined();
     const top3 = await call('search_tools', { query: '', limit: 3 });
-    expect(data(top3).results.map((t: any) => t.identity.aid)).toEqual((await s.json('/api/v1/tools')).body.results.slice(0, 3).map((t: any) => t.identity.aid));
+    expect(data(top3).results.map((t: Json) => t.identity.aid)).toEqual((await s.json('/api/v1/tools')).body.results.slice(0, 3).map((t: Json) => t.identity.aid));
   });
 
   it('get_tool without a payload: the partial contract (action withheld), counted as a lookup', async () => {
