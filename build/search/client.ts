@@ -8,7 +8,7 @@
 // Round trips: manifest (once), shards of the typed words, shards of their expansions, doc shards.
 import lunr from 'lunr';
 import { coverageOf, planQuery, type QueryPlan } from './plan.ts';
-import { conceptWeights, finalScore, termCoefficient } from './rank.ts';
+import { conceptWeights, coverageFactor, finalScore, termCoefficient } from './rank.ts';
 import type { DocRow, StaticManifest } from './static-index.ts';
 import { MAX_QUERY_CHARS } from './tokenize.ts';
 import { TopK } from './topk.ts';
@@ -99,7 +99,7 @@ export class StaticSearch {
     const top = new TopK<Cand>(limit, byScoreThenRef);
     for (const [ref, a] of acc) {
       const match = plan.platform === null || this.platformOf(ref) === plan.platform;
-      top.push({ ref, score: finalScore(a.s, coverageOf(a.orig, a.exp, weights), match) });
+      top.push({ ref, score: finalScore(a.s, coverageFactor(coverageOf(a.orig, a.exp, weights)), match) });
     }
     return top.sorted();
   }

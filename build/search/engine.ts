@@ -12,7 +12,7 @@
 //   empty query (or one with no searchable word): top `limit` by prior (reliability) desc
 import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocument, type SearchKind, termWeights } from './documents.ts';
 import { coverageOf, type Expansions, planQuery } from './plan.ts';
-import { conceptWeights, finalScore, type Hit, termCoefficient } from './rank.ts';
+import { conceptWeights, coverageFactor, finalScore, type Hit, termCoefficient } from './rank.ts';
 import { TopK } from './topk.ts';
 
 export interface SearchOptions {
@@ -60,6 +60,7 @@ export class SearchEngine {
   private platformNames: string[] = [];
   private live = 0;
   private dead = 0;
+  private priorCache = new Map<string, Hit[]>();
   // Per-query scratch, sized to the document capacity.
   private acc = new Float64Array(1024);
   private origMask = new Int32Array(1024);
@@ -189,19 +190,42 @@ export class SearchEngine {
     const weights = conceptWeights(plan.concepts.map((c) => { const t = this.termIds.get(c); return t === undefined ? 0 : this.df[t]!; }), plan.conceptScale, n);
     const wanted = plan.platform === null ? -1 : (this.platformCodes.get(plan.platform) ?? -2);
     const ids = this.ids;
-    // Top-k over doc numbers; scores go into acc (no object per candidate).
+    // Coverage factors depend only on the (orig, exp) masks: few distinct pairs per query.
+    const covCache = new Map<number, number>();
+    // Top-k over doc numbers; scores go into acc (no object per candidate). Candidates below the
+    // current k-th score are skipped without touching the heap.
     const top = new TopK<number>(limit, (a, b) => acc[b]! - acc[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    let floor = -Infinity;
     for (let i = 0; i < nt; i++) {
       const d = touched[i]!;
       seen[d] = 0;
+      const key = origMask[d]! * 65536 + expMask[d]!;
+      let cov = covCache.get(key);
+      if (cov === undefined) covCache.set(key, (cov = coverageFactor(coverageOf(origMask[d]!, expMask[d]!, weights))));
+      const score = finalScore(acc[d]!, cov, wanted === -1 || platformOf[d] === wanted);
+      if (score < floor) continue;
       if (opts.filter && !opts.filter(ids[d]!)) continue;
-      acc[d] = finalScore(acc[d]!, coverageOf(origMask[d]!, expMask[d]!, weights), wanted === -1 || platformOf[d] === wanted);
+      acc[d] = score;
       top.push(d);
+      if (top.size === limit) floor = acc[top.peek()!]!;
     }
     return top.sorted().map((d) => ({ id: ids[d]!, score: acc[d]! }));
   }
 
   private topByPrior(limit: number, platforms: Set<number> | null, kind: number, filter?: (id: string) => boolean): Hit[] {
+    // The empty listing is the most frequent request: cache it until the next write.
+    const key = filter ? null : `${limit}|${platforms ? [...platforms].sort().join(',') : '*'}|${kind}`;
+    const cached = key === null ? undefined : this.priorCache.get(key);
+    if (cached) return cached.map((h) => ({ ...h }));
+    const hits = this.scanByPrior(limit, platforms, kind, filter);
+    if (key !== null) {
+      if (this.priorCache.size > 64) this.priorCache.clear();
+      this.priorCache.set(key, hits.map((h) => ({ ...h })));
+    }
+    return hits;
+  }
+
+  private scanByPrior(limit: number, platforms: Set<number> | null, kind: number, filter?: (id: string) => boolean): Hit[] {
     const { priors, ids } = this;
     const top = new TopK<number>(limit, (a, b) => priors[b]! - priors[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
     for (let d = 0; d < ids.length; d++) {
@@ -231,6 +255,7 @@ export class SearchEngine {
   }
 
   private allocDoc(doc: SearchDocument): number {
+    this.priorCache.clear();
     const d = this.ids.length;
     if (d >= this.alive.length) this.growDocs(d + 1);
     let pc = this.platformCodes.get(doc.platform);
@@ -253,6 +278,7 @@ export class SearchEngine {
 
   private kill(d: number): void {
     if (!this.alive[d]) return;
+    this.priorCache.clear();
     this.alive[d] = 0;
     for (const t of this.docTerms[d] ?? []) this.df[t] = (this.df[t] ?? 1) - 1;
     this.docTerms[d] = new Int32Array(0);

@@ -8,7 +8,7 @@
 // Exports:
 //   learnExpansions(analyzedDocs, opts?) -> Expansions (term -> [[term, weight]...], best first)
 //   expansionsToJSON(exp) / expansionsFromJSON(json)
-import type { AnalyzedDocument } from './documents.ts';
+import { type AnalyzedDocument, fieldCount } from './documents.ts';
 import type { Expansions } from './plan.ts';
 import { PLATFORM_WORDS } from './plan.ts';
 import { FIELD_NAMES } from './rank.ts';
@@ -56,12 +56,13 @@ export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOp
   // each distinct summary once, or a family looks like strong evidence for its own words.
   const seenTask = new Set<string>();
   for (const d of docs) {
-    const sig = [...d.tf.keys()].filter((t) => (d.tf.get(t)?.[TASK] ?? 0) > 0).join(' ');
+    const sig = d.terms.filter((_, k) => fieldCount(d.packed[k]!, TASK) > 0).join(' ');
     if (sig && seenTask.has(sig)) continue;
     seenTask.add(sig);
     const list: number[] = [];
-    for (const [term, row] of d.tf) {
-      if (term.startsWith('=') || !TEXT_FIELDS.some((i) => (row[i] ?? 0) > 0)) continue;
+    for (let k = 0; k < d.terms.length; k++) {
+      const term = d.terms[k]!;
+      if (term.startsWith('=') || !TEXT_FIELDS.some((i) => fieldCount(d.packed[k]!, i) > 0)) continue;
       let id = ids.get(term);
       if (id === undefined) {
         id = names.length;

@@ -100,10 +100,14 @@ export function conceptWeights(dfs: readonly number[], scale: readonly number[],
   return dfs.map((df, i) => idf(df, n) * (scale[i] ?? 1));
 }
 
-/** Final score from the accumulated text score, the concept-coverage share and platform match. */
-export function finalScore(text: number, share: number, platformMatch: boolean): number {
-  const cov = RANK.coverageFloor + (1 - RANK.coverageFloor) * Math.pow(Math.min(1, share), RANK.coverageExponent);
-  return text * cov * (platformMatch ? 1 : RANK.otherPlatform);
+/** Soft-AND factor from the concept-coverage share in [0,1]. */
+export function coverageFactor(share: number): number {
+  return RANK.coverageFloor + (1 - RANK.coverageFloor) * Math.pow(Math.min(1, share), RANK.coverageExponent);
+}
+
+/** Final score from the accumulated text score, coverageFactor(share) and platform match. */
+export function finalScore(text: number, covFactor: number, platformMatch: boolean): number {
+  return text * covFactor * (platformMatch ? 1 : RANK.otherPlatform);
 }
 
 /** Result order: score desc, then id asc (the static index numbers documents in id order). */

@@ -93,6 +93,33 @@ function americanize(w: string): string {
     .replace(/^([a-z]{3,})our(s|ed|ing|ful)?$/, '$1or$2');
 }
 
+// Word -> its terms, per mode (prose / name). Catalog text repeats words endlessly; computing stop
+// words, spelling, stems and affixes once per distinct word is most of the indexing speed.
+const WORD_CACHE_MAX = 300_000;
+const wordCache = [new Map<string, readonly string[]>(), new Map<string, readonly string[]>()];
+const NONE: readonly string[] = [];
+
+function wordTerms(word: string, name: boolean): readonly string[] {
+  const cache = wordCache[name ? 1 : 0]!;
+  let terms = cache.get(word);
+  if (terms !== undefined) return terms;
+  if (word.length < 2 && !/\p{N}/u.test(word)) terms = NONE; // single letters carry nothing
+  else if (/^\d{5,}$/.test(word)) terms = NONE; // long numbers: versions, ids, years rarely searched
+  else if (stop(word)) terms = NONE;
+  else {
+    const list = [stem(americanize(word))];
+    if (name) {
+      const extra: string[] = [];
+      affixVariants(word, extra);
+      for (const e of extra) if (!stop(e)) list.push(stem(e));
+    }
+    terms = list;
+  }
+  if (cache.size >= WORD_CACHE_MAX) cache.clear();
+  cache.set(word, terms);
+  return terms;
+}
+
 function pushWord(word: string, out: string[], name: boolean): void {
   if (word.length > MAX_TERM_CHARS) return;
   if (!ASCII.test(word) && CJK.test(word)) {
@@ -104,15 +131,7 @@ function pushWord(word: string, out: string[], name: boolean): void {
     }
     return;
   }
-  if (word.length < 2 && !/\p{N}/u.test(word)) return; // single letters carry nothing
-  if (/^\d{5,}$/.test(word)) return; // long numbers: versions, ids, years rarely searched
-  if (stop(word)) return;
-  out.push(stem(americanize(word)));
-  if (name) {
-    const extra: string[] = [];
-    affixVariants(word, extra);
-    for (const e of extra) if (!stop(e)) out.push(stem(e));
-  }
+  for (const t of wordTerms(word, name)) out.push(t);
 }
 
 /**

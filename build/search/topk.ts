@@ -22,6 +22,15 @@ export class TopK<T> {
     }
   }
 
+  get size(): number {
+    return this.heap.length;
+  }
+
+  /** The worst of the kept elements (the next to be evicted). */
+  peek(): T | undefined {
+    return this.heap[0];
+  }
+
   /** Best first. */
   sorted(): T[] {
     return [...this.heap].sort(this.cmp);

@@ -1,0 +1,199 @@
+// npm run bench:search -- --n 100000 [--queries 3000] [--passes 3] [--keep dir]
+// Build time, static index size, engine start-up, query latency percentiles, write visibility,
+// bytes a first static query fetches, and relevance of both engines. Prints medians over passes;
+// the machine may be shared, so compare ratios against the targets rather than single figures.
+// Hook: push a BenchHook onto `benchHooks` (e.g. HTTP throughput against the API server); the CLI
+// runs each after the built-in measurements and prints what it returns.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { corpusContracts } from '../corpus.ts';
+import { bundleSearchClient } from '../search/bundle.ts';
+import { StaticSearch } from '../search/client.ts';
+import { analyzeDocument, documentFromContract, type SearchDocument } from '../search/documents.ts';
+import { SearchEngine } from '../search/engine.ts';
+import { evaluate, loadQuerySet } from '../search/eval.ts';
+import { learnExpansions } from '../search/expand.ts';
+import { dirFetcher } from '../search/fs-fetch.ts';
+import { readExpansions, writeStaticSearch } from '../search/static-index.ts';
+
+export interface BenchContext {
+  n: number;
+  docs: readonly SearchDocument[];
+  engine: SearchEngine;
+  /** Directory holding the written static search (manifest.json, terms/, docs/, search.js). */
+  staticDir: string;
+  queries: readonly string[];
+}
+export type BenchHook = (ctx: BenchContext) => Promise<Record<string, string | number>>;
+/** Extra measurements (HTTP throughput goes here); each returns label -> value lines. */
+export const benchHooks: BenchHook[] = [];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
+};
+
+const ms = (t0: number) => performance.now() - t0;
+const pct = (xs: readonly number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+};
+const median = (xs: readonly number[]) => pct(xs, 0.5);
+const f1 = (x: number) => x.toFixed(1);
+const f3 = (x: number) => x.toFixed(3);
+const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+
+/** Deterministic query mix: the intent sets plus one- and two-word queries from corpus summaries. */
+function queryMix(docs: readonly SearchDocument[], intents: string[], count: number): string[] {
+  const words = docs.flatMap((d) => (d.fields.task ?? '').split(/\s+/).filter((w) => w.length > 2).slice(0, 3));
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const out = [...intents];
+  while (out.length < count && words.length) {
+    const a = words[Math.floor(rnd() * words.length)]!;
+    out.push(rnd() < 0.5 ? a : `${a} ${words[Math.floor(rnd() * words.length)]!}`);
+  }
+  return out;
+}
+
+function dirBytes(dir: string): { files: number; raw: number; gzip: number } {
+  let files = 0;
+  let raw = 0;
+  let gzip = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const buf = readFileSync(path.join(e.parentPath, e.name));
+    files++;
+    raw += buf.length;
+    gzip += gzipSync(buf).length;
+  }
+  return { files, raw, gzip };
+}
+
+export async function benchSearch(n: number, opts: { queries: number; passes: number; keep?: string }): Promise<void> {
+  console.log(`bench:search n=${n.toLocaleString('en')} (2-core machine shared with other work: read medians and ratios)`);
+  const t0 = performance.now();
+  const docs = (await corpusContracts(n)).map(documentFromContract);
+  console.log(`corpus read              ${f1(ms(t0))} ms (not part of the build)`);
+
+  // Build: analysis, expansion learning, engine, static shards, client bundle.
+  let t = performance.now();
+  const analyzed = docs.map(analyzeDocument);
+  const tAnalyze = ms(t);
+  t = performance.now();
+  const expansions = learnExpansions(analyzed);
+  const tExpand = ms(t);
+  t = performance.now();
+  const engine = SearchEngine.build(docs, { expansions, analyzed });
+  const tEngine = ms(t);
+  const dir = opts.keep ?? mkdtempSync(path.join(tmpdir(), 'bench-search-'));
+  t = performance.now();
+  writeStaticSearch(docs, dir, { expansions, analyzed });
+  const tStatic = ms(t);
+  t = performance.now();
+  const bundle = await bundleSearchClient(path.join(dir, 'search.js'));
+  const tBundle = ms(t);
+  const total = tAnalyze + tExpand + tEngine + tStatic + tBundle;
+  console.log(`build total              ${f1(total / 1000)} s  (baseline one lunr index: 14.5 s -> ${f3(total / 14500)}x)`);
+  console.log(`  analyze documents      ${f1(tAnalyze)} ms`);
+  console.log(`  learn expansions       ${f1(tExpand)} ms (${expansions.size.toLocaleString('en')} terms)`);
+  console.log(`  engine build           ${f1(tEngine)} ms`);
+  console.log(`  static shards written  ${f1(tStatic)} ms`);
+  console.log(`  client bundle          ${f1(tBundle)} ms`);
+
+  const bytes = dirBytes(dir);
+  const html = readFileSync(path.join(root, 'site/search/index.html'));
+  const jsGz = gzipSync(readFileSync(path.join(dir, 'search.js'))).length;
+  const htmlGz = gzipSync(html).length;
+  console.log(`static index             ${bytes.files} files, ${mb(bytes.raw)} raw, ${mb(bytes.gzip)} gzip (baseline 47.7 MB / 11.6 MB, but fetched whole)`);
+  console.log(`  page + script          ${kb(htmlGz + jsGz)} gzip (search.js ${kb(bundle.bytes)} raw, ${kb(jsGz)} gzip)`);
+
+  // API start-up: engine from the documents plus the shipped expansion table.
+  t = performance.now();
+  const shipped = readExpansions(path.join(dir, 'expansions.json'));
+  const startup = SearchEngine.build(docs, { expansions: shipped });
+  const tStartup = ms(t);
+  console.log(`engine start-up          ${f1(tStartup)} ms (documents + expansions.json; baseline lunr load 5.9 s -> ${f3(tStartup / 5900)}x)`);
+  console.log(`  index                  ${startup.stats().terms.toLocaleString('en')} terms, ${startup.stats().postings.toLocaleString('en')} postings, heap ${mb(process.memoryUsage().heapUsed)}`);
+
+  // Query latency.
+  const dev = loadQuerySet(path.join(root, 'test/fixtures/search/dev-queries.json')).queries;
+  const held = loadQuerySet(path.join(root, 'test/fixtures/search/heldout-queries.json')).queries;
+  const intents = [...dev, ...held].map((q) => q.query);
+  const queries = queryMix(docs, intents, opts.queries);
+  for (const q of queries.slice(0, 500)) engine.search(q); // warm-up
+  const p50s: number[] = [];
+  const p90s: number[] = [];
+  const p99s: number[] = [];
+  for (let pass = 0; pass < opts.passes; pass++) {
+    const times = queries.map((q) => {
+      const s = performance.now();
+      engine.search(q, { limit: 10 });
+      return performance.now() - s;
+    });
+    p50s.push(pct(times, 0.5));
+    p90s.push(pct(times, 0.9));
+    p99s.push(pct(times, 0.99));
+  }
+  console.log(`query latency            ${queries.length} queries x ${opts.passes} passes, median of passes:`);
+  console.log(`  p50 ${f3(median(p50s))} ms  p90 ${f3(median(p90s))} ms  p99 ${f3(median(p99s))} ms (worst pass p99 ${f3(Math.max(...p99s))} ms)`);
+  console.log(`  targets p50 <= 2 ms (${f3(median(p50s) / 2)}x), p99 <= 15 ms (${f3(median(p99s) / 15)}x); baseline lunr 15 ms -> ${f3(median(p50s) / 15)}x`);
+
+  // Writes: upsert then search; the document must be found at once.
+  const writes: number[] = [];
+  let visible = 0;
+  for (let i = 0; i < 200; i++) {
+    const d = docs[(i * 497) % docs.length]!;
+    const word = `zq${i.toString(36)}marker`;
+    const s = performance.now();
+    engine.upsert({ ...d, fields: { ...d.fields, task: `${d.fields.task ?? ''} ${word}` } });
+    const hit = engine.search(word, { limit: 1 })[0];
+    writes.push(performance.now() - s);
+    if (hit?.id === d.id) visible++;
+  }
+  console.log(`write -> searchable      p50 ${f3(median(writes))} ms, p99 ${f3(pct(writes, 0.99))} ms (${visible}/200 visible at once; target 1 s)`);
+
+  // Static: bytes and local compute time of a first query (fresh client: manifest + shards + docs).
+  const gz: number[] = [];
+  const files: number[] = [];
+  const cpu: number[] = [];
+  for (const q of intents) {
+    const f = dirFetcher(dir);
+    const s = performance.now();
+    const client = await StaticSearch.open(f.fetchJson);
+    await client.search(q, { limit: 10 });
+    cpu.push(performance.now() - s);
+    gz.push(f.stats.gzip);
+    files.push(f.stats.files);
+  }
+  console.log(`static first query       ${intents.length} intent queries, fresh client each (index files, gzip):`);
+  console.log(`  bytes p50 ${kb(median(gz))}  p90 ${kb(pct(gz, 0.9))}  max ${kb(Math.max(...gz))}; with page + script max ${kb(Math.max(...gz) + htmlGz + jsGz)} (target 500 KB)`);
+  console.log(`  files p50 ${median(files)}  max ${Math.max(...files)}; 4 round trips (manifest, words, expansions, docs)`);
+  console.log(`  compute p50 ${f1(median(cpu))} ms  p90 ${f1(pct(cpu, 0.9))} ms (Node, local files; add ~4 RTT on a CDN; target 1 s)`);
+
+  // Relevance, both engines (rebuild the engine: the write test above changed 200 documents).
+  const fresh = SearchEngine.build(docs, { expansions, analyzed });
+  const names = new Map(docs.map((d) => [d.id, d.fields.name]));
+  const client = await StaticSearch.open(dirFetcher(dir).fetchJson);
+  for (const [name, set] of [['dev', dev], ['held-out', held]] as const) {
+    const api = await evaluate(set, (q) => fresh.search(q, { limit: 10 }).map((h) => h.id), (id) => names.get(id));
+    const st = await evaluate(set, async (q) => (await client.search(q, { limit: 10 })).map((h) => h.id), (id) => names.get(id));
+    console.log(`relevance ${name.padEnd(9)}      ${set.length} queries: api success@5 ${f3(api.successAt5)} MRR@10 ${f3(api.mrrAt10)}; static success@5 ${f3(st.successAt5)} MRR@10 ${f3(st.mrrAt10)} (targets 0.85 / 0.70)`);
+  }
+
+  for (const hook of benchHooks) {
+    for (const [k, v] of Object.entries(await hook({ n, docs, engine: fresh, staticDir: dir, queries }))) console.log(`${k.padEnd(24)} ${v}`);
+  }
+  if (!opts.keep) rmSync(dir, { recursive: true, force: true });
+  else console.log(`static files kept in ${dir} (${statSync(dir).isDirectory() ? 'ok' : '?'})`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const keep = arg('keep', '');
+  await benchSearch(Number(arg('n', '100000')), { queries: Number(arg('queries', '3000')), passes: Number(arg('passes', '3')), ...(keep ? { keep } : {}) });
+}
