@@ -28,11 +28,9 @@ function describeDetail(status: number, detail: unknown): string {
 
 /** The isError result for anything a tool threw; unexpected errors are logged and described generically. */
 export function resultOfError(error: unknown, tool: string): CallToolResult {
-  if (error instanceof HTTPError && error.status < 500) {
+  // 4xx are the caller's to fix; a 503 (a report that could not be stored) already says to retry.
+  if (error instanceof HTTPError && (error.status < 500 || error.status === 503)) {
     return errorResult(describeDetail(error.status, (error.data as { detail?: unknown } | undefined)?.detail));
-  }
-  if (error instanceof HTTPError && error.status === 503) {
-    return errorResult(describeDetail(503, (error.data as { detail?: unknown } | undefined)?.detail));
   }
   console.error(`mcp: ${tool} failed:`, error);
   return errorResult(`${tool} failed on the server; nothing was changed. Please retry later.`);
