@@ -5,6 +5,9 @@
 //
 // Behind an interface so the scale-out work can put a distributed lock around `run` (one builder for
 // several API processes) without touching the writers.
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { BUILD_INFO } from '../build/dist-swap.ts';
 
 export interface RebuildStatus {
   /** A build is running now. */
@@ -130,4 +133,24 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       settle();
     },
   };
+}
+
+/**
+ * Aids whose catalog file is newer than the start of the build dist/ serves: writes whose rebuild a crash
+ * or a stop cut short. Requested once at start so the site catches up. A margin re-renders a few files
+ * written just before that build began, which is harmless; missing one would leave a page stale.
+ */
+export async function staleAids(catalogDir: string, distDir: string, marginMs = 10_000): Promise<string[]> {
+  const info = await fsp.readFile(path.join(distDir, BUILD_INFO), 'utf8').catch(() => null);
+  if (!info) return [];
+  const since = Date.parse((JSON.parse(info) as { generated_at?: string }).generated_at ?? '') - marginMs;
+  if (!Number.isFinite(since)) return [];
+  const dir = path.join(catalogDir, 'tools');
+  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  const out: string[] = [];
+  for (const n of names) {
+    const stat = await fsp.stat(path.join(dir, n)).catch(() => null);
+    if (stat && stat.mtimeMs > since) out.push(n.slice(0, -'.json'.length));
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { loadSnapshot } from '../build/snapshot.ts';
 import { memoryAuthFailures } from './admin-auth.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import { createRebuildScheduler } from './rebuild.ts';
+import { createRebuildScheduler, staleAids } from './rebuild.ts';
 import { workerBuilder } from './rebuild-worker.ts';
 import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
@@ -60,6 +60,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     adminFailures: memoryAuthFailures(),
     contributeLimiter: contributionLimiter(),
   };
+  // Writes whose rebuild was cut short by a crash or stop: let the static site catch up, in the background.
+  staleAids(config.catalogDir, config.distDir).then((aids) => { if (aids.length) rebuild.request(aids); }, () => undefined);
   const app = createApp(ctx);
   const server = http.createServer(toNodeHandler(app));
   // Slow clients may not hold sockets open: headers within 10 s, whole request within 30 s.
