@@ -3,7 +3,7 @@
 import type { OutputFile } from './sitemap.ts';
 
 /** Paths only the API server can answer; everything else in dist/ is static. */
-export const DYNAMIC_PATHS = ['/api/*', '/admin/*', '/mcp', '/mcp/*', '/health'] as const;
+export const DYNAMIC_PATHS = ['/api/*', '/admin/*', '/mcp', '/mcp/*', '/.well-known/mcp/*', '/health', '/openapi.json'] as const;
 
 export function hostConfigFiles(apiOrigin: string): OutputFile[] {
   const redirects = [
