@@ -5,6 +5,7 @@ import type { H3 } from 'h3';
 import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ToolContract, Trust } from '../../build/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
+import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-openapi.ts';
 import { QuerySchemas } from '../query.ts';
 import { TaxPayload, WrappedTaxPayload } from '../tax-payload.ts';
 
@@ -49,6 +50,7 @@ export const componentSchemas: Record<string, object> = {
   ValidationError: obj({ loc: { type: 'array', items: { type: ['string', 'integer'] } }, msg: str, type: str }),
   HTTPValidationError: obj({ detail: { type: 'array', items: ref('ValidationError') } }),
   ErrorDetail: obj({ detail: str }),
+  ...adminComponentSchemas,
 };
 
 const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -68,7 +70,7 @@ export function openApiDocument(baseUrl: string) {
     openapi: '3.1.0',
     info: { title: SERVICE_NAME, version: '1.0.0', description: SERVICE_DESCRIPTION, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: baseUrl }],
-    tags: [{ name: 'tools' }, { name: 'apis' }, { name: 'search' }, { name: 'discovery' }, { name: 'mcp' }],
+    tags: [{ name: 'tools' }, { name: 'apis' }, { name: 'search' }, { name: 'discovery' }, { name: 'mcp' }, { name: 'admin' }, { name: 'contribute' }],
     paths: {
       '/api/v1/tools': { get: op('listTools', 'tools', 'Search tools by keyword or intent; empty q lists the top 10 by reliability', { 200: json(ref('ToolList'), 'At most 10 listing items, never the action block'), 422: invalid }, {
         parameters: [qParam(false, 'Searched in aid, name, task, tags, commands, platform and schemas.'), { name: 'category', in: 'query', required: false, schema: QuerySchemas.category }],
@@ -118,8 +120,9 @@ export function openApiDocument(baseUrl: string) {
       '/llms.txt': { get: op('llmsTxt', 'discovery', 'Plain-text catalog (built into dist/)', { 200: text('text/plain', 'llms.txt') }) },
       '/robots.txt': { get: op('robotsTxt', 'discovery', 'Crawler rules (built into dist/)', { 200: text('text/plain', 'robots.txt') }) },
       '/sitemap.xml': { get: op('sitemap', 'discovery', 'XML sitemap (built into dist/)', { 200: text('application/xml', 'Sitemap') }) },
+      ...adminPaths,
     },
-    components: { schemas: componentSchemas },
+    components: { schemas: componentSchemas, securitySchemes: ADMIN_SECURITY_SCHEMES },
   };
 }
 

@@ -72,6 +72,18 @@ describe('admin secret', () => {
     }
   });
 
+  it('documents every admin route in OpenAPI under the X-Admin-Secret security scheme', async () => {
+    const doc = (await s.json('/openapi.json')).body;
+    expect(doc.components.securitySchemes.adminSecret).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Admin-Secret' });
+    for (const [method, p] of ROUTES) {
+      const op = doc.paths[p.replace('/abc/', '/{id}/')]?.[method.toLowerCase()];
+      expect(op?.security, `${method} ${p}`).toEqual([{ adminSecret: [] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '429', '503']));
+    }
+    expect(doc.paths['/api/v1/contribute'].post.security).toBeUndefined();
+    for (const name of ['IngestRequest', 'TranslateRequest', 'UpdateTrustRequest', 'ContributionRequest']) expect(doc.components.schemas[name]).toBeDefined();
+  });
+
   it('never puts the secret in an answer or a log line', async () => {
     const near = SECRET.slice(0, -1);
     const answers = [
