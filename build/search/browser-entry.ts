@@ -20,7 +20,8 @@ function render(list: HTMLOListElement, hits: StaticHit[]): void {
     a.href = `/tools/${encodeURIComponent(h.id)}/`;
     a.textContent = h.name;
     const meta = document.createElement('span');
-    meta.textContent = ` · ${h.platform} · reliability ${h.reliability.toFixed(2)} · score ${h.score.toFixed(2)}`;
+    const score = h.score >= 10 ? String(Math.round(h.score)) : h.score.toFixed(2);
+    meta.textContent = ` · ${h.platform} · reliability ${h.reliability.toFixed(2)} · score ${score}`;
     const task = document.createElement('p');
     task.textContent = h.task;
     li.append(a, meta, task);
