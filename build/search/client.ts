@@ -6,6 +6,11 @@
 //   const s = await StaticSearch.open(fetchJson)      fetchJson(relPath) -> parsed JSON
 //   await s.search(query, {limit, platform})  -> [{id, score, name, task, platform, reliability}]
 // Round trips: manifest (once), shards of the typed words, shards of their expansions, doc shards.
+// Intended differences from the API engine (same query, same order otherwise):
+//   - the static index is a snapshot of the last build; the API engine also reflects writes made
+//     since (and its N and document frequencies move with them);
+//   - no custom `filter` predicate or `kind` option, only `platform`;
+//   - the empty query lists the manifest's top 50 (per platform too), not an arbitrary limit.
 import lunr from 'lunr';
 import { coverageOf, planQuery, type QueryPlan } from './plan.ts';
 import { conceptWeights, coverageFactor, finalScore, termCoefficient } from './rank.ts';

@@ -114,29 +114,37 @@ export function writeStaticSearch(docs: readonly SearchDocument[], outDir: strin
     bytes += Buffer.byteLength(text);
   };
 
+  // Shards are serialized by hand: the lunr JSON for 100k documents is ~40 MB, and building it
+  // as objects first (one {} per posting) costs more than everything else in the build.
+  const writeText = (rel: string, text: string) => {
+    writeFileSync(path.join(outDir, rel), text);
+    files++;
+    bytes += Buffer.byteLength(text);
+  };
   shards.forEach((shardKeys, i) => {
     const terms = shardKeys.filter((k) => postings.has(k));
     const vectors = new Map<number, number[]>();
-    const inverted: [string, { _index: number; t: Record<string, object> }][] = terms.map((term, ti) => {
+    const inverted: string[] = [];
+    terms.forEach((term, ti) => {
       const p = postings.get(term)!;
-      const refs: Record<string, object> = {};
+      const refs: string[] = [];
       for (let j = 0; j < p.length; j += 2) {
         const ref = p[j]!;
-        refs[ref36(ref)] = {};
+        refs.push(`"${ref36(ref)}":{}`);
         let v = vectors.get(ref);
         if (!v) vectors.set(ref, (v = []));
         v.push(ti, p[j + 1]!);
       }
-      return [term, { _index: ti, t: refs }];
+      inverted.push(`[${JSON.stringify(term)},{"_index":${ti},"t":{${refs.join(',')}}}]`);
     });
-    const fieldVectors = [...vectors].sort((a, b) => a[0] - b[0]).map(([ref, v]) => [`t/${ref36(ref)}`, v]);
+    const fieldVectors = [...vectors].sort((a, b) => a[0] - b[0]).map(([ref, v]) => `["t/${ref36(ref)}",[${v.join(',')}]]`);
     const exp: Record<string, (readonly [string, number])[]> = {};
     for (const k of shardKeys) {
       const e = expansions.get(k);
       if (e?.length) exp[k] = [...e];
     }
-    const index = { version: lunr.version, fields: ['t'], fieldVectors, invertedIndex: inverted, pipeline: [] };
-    write(`terms/${i}.json`, { lunr: index, exp });
+    const index = `{"version":${JSON.stringify(lunr.version)},"fields":["t"],"fieldVectors":[${fieldVectors.join(',')}],"invertedIndex":[${inverted.join(',')}],"pipeline":[]}`;
+    writeText(`terms/${i}.json`, `{"lunr":${index},"exp":${JSON.stringify(exp)}}`);
   });
 
   const docShardSize = opts.docShardSize ?? 64;
