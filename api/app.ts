@@ -14,6 +14,7 @@ import { searchRoutes } from './routes/search.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { translateRoutes } from './routes/translate.ts';
+import { requestGuard } from './request-guard.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveDist } from './static.ts';
 
@@ -48,10 +49,12 @@ async function headAsGet(app: H3, event: H3Event): Promise<Response> {
 }
 
 export function createApp(ctx: AppContext): H3 {
-  const app = new H3({ onError: renderError });
+  // Malformed escapes (`/%ZZ`) reach the request guard, which refuses them with the security headers set.
+  const app = new H3({ onError: renderError, allowMalformedURL: true });
   // Outermost first: the security headers wrap everything, CORS answers included.
   app.use(securityHeaders());
   app.use(cors());
+  app.use(requestGuard());
   healthRoutes(app, ctx);
   toolRoutes(app, ctx);
   searchRoutes(app, ctx);

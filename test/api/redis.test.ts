@@ -143,7 +143,9 @@ describe('Redis building blocks', () => {
     expect(await qb.submit({ ...s, value: 'c' })).not.toBeNull();
     expect(await qa.submit({ ...s, value: 'd' })).toBeNull();
     const list = await qb.list();
-    expect(list.map((x) => x.value)).toEqual(['a {x}', 'b', 'c']);
+    // Oldest first by id (time, then a random tie-break within the same millisecond).
+    expect(list.map((x) => x.value).sort()).toEqual(['a {x}', 'b', 'c']);
+    expect(list.map((x) => x.id)).toEqual(list.map((x) => x.id).sort());
     const first = list[0]!;
     expect(await qa.get(first.id)).toEqual(first);
     expect(await qa.get('../etc/passwd')).toBeNull();
