@@ -155,7 +155,9 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
   let n = 0;
   for (const d of docs) {
     n++;
-    d.lens.forEach((l, i) => (sum[i] = (sum[i] ?? 0) + l));
+    d.lens.forEach((l, i) => {
+      sum[i] = (sum[i] ?? 0) + l;
+    });
   }
   return sum.map((s) => (n ? s / n : 0));
 }

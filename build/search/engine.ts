@@ -88,7 +88,9 @@ export class SearchEngine {
     const tw = termWeights(analyzeDocument(doc), this.avgLens);
     const tids = Int32Array.from(tw, ([term]) => this.store.termId(term));
     const d = this.docs.add(doc, tids);
-    tw.forEach(([, w], i) => this.store.add(tids[i]!, d, w));
+    tw.forEach(([, w], i) => {
+      this.store.add(tids[i]!, d, w);
+    });
     this.maybeCompact();
   }
 

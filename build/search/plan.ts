@@ -100,7 +100,9 @@ export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
     }
   };
   const conceptScale = concepts.map((c) => (FILLER.has(c) && concepts.length > 1 ? RANK.fillerWeight : 1));
-  concepts.forEach((c, g) => add(c, conceptScale[g]!, 1 << g, 0));
+  concepts.forEach((c, g) => {
+    add(c, conceptScale[g]!, 1 << g, 0);
+  });
   concepts.forEach((c, g) => {
     const rel = expansions.get(c) ?? [];
     let n = 0;

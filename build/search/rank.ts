@@ -70,7 +70,7 @@ export function idf(df: number, n: number): number {
 
 export function priorFactor(prior: number): number {
   const p = Number.isFinite(prior) ? Math.min(1, Math.max(0.05, prior)) : 0.5;
-  return Math.pow(p, RANK.priorExponent);
+  return p ** RANK.priorExponent;
 }
 
 /**
@@ -102,7 +102,7 @@ export function conceptWeights(dfs: readonly number[], scale: readonly number[],
 
 /** Soft-AND factor from the concept-coverage share in [0,1]. */
 export function coverageFactor(share: number): number {
-  return RANK.coverageFloor + (1 - RANK.coverageFloor) * Math.pow(Math.min(1, share), RANK.coverageExponent);
+  return RANK.coverageFloor + (1 - RANK.coverageFloor) * Math.min(1, share) ** RANK.coverageExponent;
 }
 
 /** Final score from the accumulated text score, coverageFactor(share) and platform match. */
