@@ -24,7 +24,13 @@ export function createAjv(): Ajv {
 const ajv = createAjv();
 const checkSchema = ajv.compile(ToolContract);
 
-function describe(error: ErrorObject): FieldError {
+// Field-specific wording for pattern failures, keyed by JSON Pointer; other patterns print the regex.
+const CONTRACT_PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  '/identity/aid': 'must be lowercase letters, digits, ".", "_" or "-", at most 127 characters before the "-v1" suffix',
+  '/action/source_url': 'must be an http(s) URL',
+};
+
+function describe(error: ErrorObject, patternMessages: Readonly<Record<string, string>>): FieldError {
   const path = error.instancePath || '/';
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -39,14 +45,32 @@ function describe(error: ErrorObject): FieldError {
     case 'enum':
       return { path, message: `must be one of ${(p.allowedValues as unknown[]).join(', ')}` };
     case 'pattern':
-      if (path === '/identity/aid') return { path, message: 'must be lowercase letters, digits, ".", "_" or "-", at most 127 characters before the "-v1" suffix' };
-      if (path === '/action/source_url') return { path, message: 'must be an http(s) URL' };
-      return { path, message: `must match ${String(p.pattern)}` };
+      return { path, message: patternMessages[path] ?? `must match ${String(p.pattern)}` };
     case 'format':
       return { path, message: p.format === 'uri' ? 'must be an absolute URL' : `must be a ${String(p.format)} string` };
     default:
       return { path, message: error.message ?? 'is invalid' };
   }
+}
+
+/**
+ * ajv errors as `{path, message}` lines, one per path + message. Shared by every validator built on
+ * `createAjv` (contracts, API manifests) so errors read the same everywhere.
+ */
+export function formatAjvErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  patternMessages: Readonly<Record<string, string>> = {},
+): FieldError[] {
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of errors ?? []) {
+    // anyOf branches repeat each other; keep one line per path + message.
+    if (e.keyword === 'anyOf') continue;
+    const d = describe(e, patternMessages);
+    const key = `${d.path} ${d.message}`;
+    if (!seen.has(key)) { seen.add(key); out.push(d); }
+  }
+  return out;
 }
 
 function licenseErrors(value: unknown): FieldError[] {
@@ -65,16 +89,7 @@ export function validateContract(value: unknown): FieldError[] {
     return [{ path: '/', message: 'must be a JSON object' }];
   }
   const errors: FieldError[] = [];
-  if (!checkSchema(value)) {
-    const seen = new Set<string>();
-    for (const e of checkSchema.errors ?? []) {
-      // anyOf branches repeat each other; keep one line per path + message.
-      if (e.keyword === 'anyOf') continue;
-      const d = describe(e);
-      const key = `${d.path} ${d.message}`;
-      if (!seen.has(key)) { seen.add(key); errors.push(d); }
-    }
-  }
+  if (!checkSchema(value)) errors.push(...formatAjvErrors(checkSchema.errors, CONTRACT_PATTERN_MESSAGES));
   const identity = (value as { identity?: { license?: unknown } }).identity;
   errors.push(...licenseErrors(identity?.license));
   return errors;
