@@ -20,7 +20,7 @@ export interface BuildSummary {
   phases: Record<string, number>;
 }
 
-interface Job { id: number; tools: ToolContract[]; changedAids: string[] | null }
+interface Job { id: number; tools: ToolContract[]; changedAids: string[] | null; sentAt: number }
 type Reply = { id: number; ok: true; result: BuildSummary } | { id: number; ok: false; error: string };
 
 const ROLE = 'catalog-rebuild';
@@ -56,10 +56,17 @@ export function workerBuilder(target: BuildTarget): WorkerBuilder {
     run(tools, changedAids) {
       worker ??= start();
       const id = nextId++;
-      const job: Job = { id, tools, changedAids };
+      const now = () => performance.timeOrigin + performance.now();
+      const t0 = now();
+      let clone = 0;
       return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker?.postMessage(job);
+        waiting.set(id, {
+          // Time outside build(), seen from this thread: copying the snapshot over (clone), and in all (wall).
+          resolve: (r) => resolve({ ...r, phases: { ...r.phases, clone, wall: Math.round(now() - t0) } }),
+          reject,
+        });
+        worker?.postMessage({ id, tools, changedAids, sentAt: t0 } satisfies Job);
+        clone = Math.round(now() - t0);
       });
     },
     async close() {
@@ -78,8 +85,9 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
   port.on('message', (job: Job) => {
     chain = chain.then(async () => {
       try {
+        const handoff = Math.round(performance.timeOrigin + performance.now() - job.sentAt);
         const r = await build({ ...target, snapshot: snapshotOf(job.tools), ...(job.changedAids ? { changedAids: job.changedAids } : {}) });
-        port.postMessage({ id: job.id, ok: true, result: { ms: r.ms, toolsCount: r.toolsCount, incremental: r.incremental, phases: r.phases } } satisfies Reply);
+        port.postMessage({ id: job.id, ok: true, result: { ms: r.ms, toolsCount: r.toolsCount, incremental: r.incremental, phases: { ...r.phases, handoff } } } satisfies Reply);
       } catch (error) {
         port.postMessage({ id: job.id, ok: false, error: (error as Error).stack ?? String(error) } satisfies Reply);
       }

@@ -17,7 +17,7 @@ export interface RebuildStatus {
   /** Builds finished successfully since start. */
   builds: number;
   failures: number;
-  last: { finished_at: string; ms: number; aids: number; incremental: boolean; tools_count: number } | null;
+  last: { finished_at: string; ms: number; aids: number; incremental: boolean; tools_count: number; phases?: Record<string, number> } | null;
   last_error: string | null;
 }
 
@@ -35,6 +35,8 @@ export interface RunResult {
   ms: number;
   toolsCount: number;
   incremental: boolean;
+  /** Where the build's time went (build() phase timings), shown in the status for operators. */
+  phases?: Record<string, number>;
 }
 
 export interface SchedulerOptions {
@@ -89,7 +91,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
         const r = await run(aids);
         backoff = 0;
         status.builds++;
-        status.last = { finished_at: new Date().toISOString(), ms: r.ms, aids: aids.length, incremental: r.incremental, tools_count: r.toolsCount };
+        status.last = { finished_at: new Date().toISOString(), ms: r.ms, aids: aids.length, incremental: r.incremental, tools_count: r.toolsCount, ...(r.phases ? { phases: r.phases } : {}) };
         status.last_error = null;
       } catch (error) {
         // These aids' pages are not built yet: keep them, or a later incremental build would link stale files.
@@ -136,21 +138,23 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
 }
 
 /**
- * Aids whose catalog file is newer than the start of the build dist/ serves: writes whose rebuild a crash
- * or a stop cut short. Requested once at start so the site catches up. A margin re-renders a few files
- * written just before that build began, which is harmless; missing one would leave a page stale.
+ * Aids whose catalog file changed after the build dist/ serves began: writes whose rebuild a crash or a
+ * stop cut short. Requested once at start so the site catches up. That build began build_ms before it
+ * wrote build-info.json; the margin covers the moment between a live rebuild taking its snapshot and
+ * build() starting its clock. A file counted twice is only re-rendered; one missed would stay stale.
  */
-export async function staleAids(catalogDir: string, distDir: string, marginMs = 10_000): Promise<string[]> {
-  const info = await fsp.readFile(path.join(distDir, BUILD_INFO), 'utf8').catch(() => null);
-  if (!info) return [];
-  const since = Date.parse((JSON.parse(info) as { generated_at?: string }).generated_at ?? '') - marginMs;
-  if (!Number.isFinite(since)) return [];
+export async function staleAids(catalogDir: string, distDir: string, marginMs = 2_000): Promise<string[]> {
+  const file = path.join(distDir, BUILD_INFO);
+  const [text, stat] = await Promise.all([fsp.readFile(file, 'utf8').catch(() => null), fsp.stat(file).catch(() => null)]);
+  if (!text || !stat) return [];
+  const buildMs = Number((JSON.parse(text) as { build_ms?: unknown }).build_ms);
+  const since = stat.mtimeMs - (Number.isFinite(buildMs) ? buildMs : 0) - marginMs;
   const dir = path.join(catalogDir, 'tools');
   const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
   const out: string[] = [];
   for (const n of names) {
-    const stat = await fsp.stat(path.join(dir, n)).catch(() => null);
-    if (stat && stat.mtimeMs > since) out.push(n.slice(0, -'.json'.length));
+    const s = await fsp.stat(path.join(dir, n)).catch(() => null);
+    if (s && s.mtimeMs > since) out.push(n.slice(0, -'.json'.length));
   }
   return out;
 }

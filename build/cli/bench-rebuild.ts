@@ -75,7 +75,7 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
       count++;
       const seen = await until(() => staticShows(distDir, c.identity.aid, count), 60_000);
       staticMs.push(seen ? performance.now() - t : Number.POSITIVE_INFINITY);
-      log(`single ${i}: api ${apiMs.at(-1)?.toFixed(0)} ms, static ${staticMs.at(-1)?.toFixed(0)} ms`);
+      log(`single ${i}: api ${apiMs.at(-1)?.toFixed(0)} ms, static ${staticMs.at(-1)?.toFixed(0)} ms; build ${JSON.stringify(server.ctx.rebuild.status().last)}`);
     }
     await server.ctx.rebuild.idle();
     const buildsBefore = server.ctx.rebuild.status().builds;

@@ -3,9 +3,9 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRebuildScheduler } from '../../api/rebuild.ts';
+import { createRebuildScheduler, staleAids } from '../../api/rebuild.ts';
 import { ROOT } from '../helpers/run-ts.ts';
-import { sampleContract } from '../helpers/temp-catalog.ts';
+import { sampleContract, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
 
 function fakeBuild(ms = 30, failFirst = 0) {
@@ -67,6 +67,26 @@ describe('rebuild scheduler', () => {
     expect(b.runs).toEqual([['x', 'y'], ['x', 'y']]);
     expect(s.status()).toMatchObject({ builds: 1, queued: 0, last_error: null });
     await s.close();
+  });
+});
+
+describe('catching up at start', () => {
+  it('finds the catalog files changed after the served build began', async () => {
+    const cat = await tempCatalog([sampleContract('npm-old-v1'), sampleContract('npm-new-v1')]);
+    try {
+      expect(await staleAids(cat.catalogDir, cat.distDir)).toEqual([]);
+      await fsp.mkdir(cat.distDir, { recursive: true });
+      await fsp.writeFile(path.join(cat.distDir, 'build-info.json'), JSON.stringify({ build_ms: 5000 }));
+      const hourAgo = new Date(Date.now() - 3_600_000);
+      await fsp.utimes(path.join(cat.catalogDir, 'tools/npm-old-v1.json'), hourAgo, hourAgo);
+      // Written while that build ran (4 s before it finished): possibly missing from it.
+      const during = new Date(Date.now() - 4_000);
+      await fsp.utimes(path.join(cat.catalogDir, 'tools/npm-new-v1.json'), during, during);
+      await writeContract(cat.catalogDir, sampleContract('npm-after-v1'));
+      expect((await staleAids(cat.catalogDir, cat.distDir)).sort()).toEqual(['npm-after-v1', 'npm-new-v1']);
+    } finally {
+      await cat.cleanup();
+    }
   });
 });
 
