@@ -15,7 +15,7 @@ import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
 import { createRuntimeState } from './runtime-state.ts';
 import { loadClientHasher } from './telemetry/client-hash.ts';
-import { createToolSearch } from './tool-search.ts';
+import { builtExpansions, createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
   url: string;
@@ -30,6 +30,9 @@ export interface ServerOptions {
   telemetryRatePerMin?: number;
   /** TRUST_PROXY=1: take the client address from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** Slow clients: all headers within this (default 10 s), the whole request within requestTimeoutMs (30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -49,7 +52,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     store,
     snapshot,
     startedAt: new Date(),
-    toolSearch: createToolSearch(snapshot),
+    toolSearch: createToolSearch(snapshot, { expansions: builtExpansions(config.distDir) }),
     apis: await loadApiCatalog(store),
     telemetry,
     reviewQueue: runtime.reviewQueue,
@@ -63,10 +66,22 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Writes whose rebuild was cut short by a crash or stop: let the static site catch up, in the background.
   staleAids(config.catalogDir, config.distDir).then((aids) => { if (aids.length) rebuild.request(aids); }, () => undefined);
   const app = createApp(ctx);
-  const server = http.createServer(toNodeHandler(app));
+  const handle = toNodeHandler(app);
+  // Timeouts are enforced on each check, every second (Node's default is every 30 s).
+  const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
+    // Answered before its body was read in full (a 413 mid-stream): close the connection after the answer
+    // instead of reading, or holding open, a body that may never end.
+    const { socket } = req;
+    res.once('finish', () => {
+      if (req.complete || socket.destroyed) return;
+      socket.end();
+      setTimeout(() => socket.destroy(), 1_000).unref();
+    });
+    void handle(req, res);
+  });
   // Slow clients may not hold sockets open: headers within 10 s, whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
   server.keepAliveTimeout = 5_000;
   try {
     await new Promise<void>((resolve, reject) => {

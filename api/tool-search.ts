@@ -2,11 +2,16 @@
 // It delegates to build/search's engine (BM25F over name/task/tags/commands/types, expansions learned
 // from the catalog itself, reliability baked in as a prior, the same scores as the static search), so
 // the dynamic and static searches agree. Routes never import build/search directly.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Platform, ToolContract } from '../build/contract.ts';
 import { type ApiManifestLike, analyzeDocument, documentFromApiManifest, documentFromContract, type SearchDocument } from '../build/search/documents.ts';
 import { SearchEngine } from '../build/search/engine.ts';
 import { learnExpansions } from '../build/search/expand.ts';
+import type { Expansions } from '../build/search/plan.ts';
+import { readExpansions } from '../build/search/static-index.ts';
 import type { Snapshot } from '../build/snapshot.ts';
+import { isListable } from '../build/views.ts';
 
 export interface ToolSearch {
   /** Empty query: the top tools by reliability. Otherwise relevance combined with reliability. */
@@ -20,20 +25,31 @@ export interface ApiSearch {
   search(q: string, limit: number): string[];
 }
 
-/** Unverified and dead contracts stay reachable by aid but are never listed or found. */
-export const isListable = (c: ToolContract) => c.record?.verified !== false && c.trust.status !== 'dead';
+export { isListable } from '../build/views.ts';
 
-function engineOf(docs: SearchDocument[]): SearchEngine {
+function engineOf(docs: SearchDocument[], expansions?: Expansions): SearchEngine {
   const analyzed = docs.map(analyzeDocument);
-  // TODO(search): load the expansion table the build writes, once it writes one; learning it here
-  // costs one pass over the catalog at start-up.
-  return SearchEngine.build(docs, { analyzed, expansions: learnExpansions(analyzed) });
+  return SearchEngine.build(docs, { analyzed, expansions: expansions ?? learnExpansions(analyzed) });
 }
 
-export function createToolSearch(snapshot: Snapshot): ToolSearch {
+/**
+ * The expansion table the static build learned (dist/search/expansions.json): loading it skips a pass
+ * over the catalog at start-up and keeps the API's expansions identical to the static search's.
+ */
+export function builtExpansions(distDir: string): Expansions | undefined {
+  const file = path.join(distDir, 'search', 'expansions.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return readExpansions(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createToolSearch(snapshot: Snapshot, options: { expansions?: Expansions } = {}): ToolSearch {
   const listed = snapshot.tools.filter(isListable);
   const byAid = new Map(listed.map((c) => [c.identity.aid, c]));
-  const engine = engineOf(listed.map(documentFromContract));
+  const engine = engineOf(listed.map(documentFromContract), options.expansions);
   // The empty query (the default listing, the most frequent request) scans every document: cache it.
   const top = new Map<string, ToolContract[]>();
   const run = (q: string, platform: Platform | '' | undefined, limit: number) =>

@@ -126,3 +126,6 @@ export function fullContract(c: ToolContract, baseUrl: string, telemetry?: Trust
 export function byReliability(a: ToolContract, b: ToolContract): number {
   return b.trust.reliability_score - a.trust.reliability_score || (a.identity.aid < b.identity.aid ? -1 : 1);
 }
+
+/** Unverified and dead contracts stay reachable by aid but are never listed or found (API and static search). */
+export const isListable = (c: ToolContract) => c.record?.verified !== false && c.trust.status !== 'dead';

@@ -1,10 +1,18 @@
 // Build work that runs on the second core while Eleventy renders on the first: static JSON and the
 // search index depend only on the contracts, so they need nothing from the HTML step.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ToolContract } from './contract.ts';
 import { contractFile, listingFiles } from './discovery/static-json.ts';
 import type { OutputFile } from './discovery/sitemap.ts';
+import { bundleSearchClient } from './search/bundle.ts';
+import { documentFromContract, writeStaticSearch } from './search/index.ts';
+import { isListable } from './views.ts';
 import { writeFiles } from './write-files.ts';
+
+const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site/search/index.html');
 
 export interface WorkerJob {
   buildDir: string;
@@ -30,7 +38,19 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const t = performance.now();
   await writeFiles(job.buildDir, staticJsonFiles(job));
   phases['static-json'] = Math.round(performance.now() - t);
+  const s = performance.now();
+  await writeSearch(job);
+  phases.search = Math.round(performance.now() - s);
   return { phases };
+}
+
+/** The static search: lunr shards of the listable tools, the bundled client and its page. */
+async function writeSearch(job: WorkerJob): Promise<void> {
+  const dir = path.join(job.buildDir, 'search');
+  writeStaticSearch(job.tools.filter(isListable).map(documentFromContract), dir);
+  await bundleSearchClient(path.join(dir, 'search.js'));
+  const page = readFileSync(SEARCH_PAGE, 'utf8').replace('<link rel="canonical" href="/search/">', `<link rel="canonical" href="${job.baseUrl}/search/">`);
+  writeFileSync(path.join(dir, 'index.html'), page);
 }
 
 /** Runs the job in a worker thread; resolves with its phase timings, rejects with its error. */
