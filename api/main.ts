@@ -29,7 +29,8 @@ async function main() {
     if (error instanceof ConfigError) { console.error(error.message); process.exit(2); }
     throw error;
   }
-  if (await needsBuild(config)) {
+  // --no-build: serve the API (and whatever dist/ holds) without building, e.g. behind a CDN that hosts dist/.
+  if (!process.argv.includes('--no-build') && (await needsBuild(config))) {
     console.error('dist/ is missing or older than the catalog: building');
     try {
       const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });

@@ -11,3 +11,17 @@ declare module '@11ty/eleventy' {
     write(): Promise<unknown>;
   }
 }
+declare module 'autocannon' {
+  interface Histogram { average: number; mean: number; p50: number; p90: number; p99: number; max: number; total: number }
+  interface Result { requests: Histogram; latency: Histogram; throughput: Histogram; errors: number; timeouts: number; non2xx: number; '2xx': number; duration: number }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    amount?: number;
+    pipelining?: number;
+    headers?: Record<string, string>;
+    requests?: { method?: string; path?: string; body?: string; headers?: Record<string, string>; setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }[];
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}
