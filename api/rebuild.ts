@@ -140,15 +140,17 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
 /**
  * Aids whose catalog file changed after the build dist/ serves began: writes whose rebuild a crash or a
  * stop cut short. Requested once at start so the site catches up. That build began build_ms before it
- * wrote build-info.json; the margin covers the moment between a live rebuild taking its snapshot and
- * build() starting its clock. A file counted twice is only re-rendered; one missed would stay stale.
+ * wrote build-info.json. A live (incremental) rebuild took its snapshot a little earlier still, while the
+ * snapshot travelled to the worker: a margin covers that; a full build reads the catalog after it began.
+ * A file counted twice is only re-rendered; one missed would stay stale until its next write.
  */
-export async function staleAids(catalogDir: string, distDir: string, marginMs = 2_000): Promise<string[]> {
+export async function staleAids(catalogDir: string, distDir: string, handoffMarginMs = 10_000): Promise<string[]> {
   const file = path.join(distDir, BUILD_INFO);
   const [text, stat] = await Promise.all([fsp.readFile(file, 'utf8').catch(() => null), fsp.stat(file).catch(() => null)]);
   if (!text || !stat) return [];
-  const buildMs = Number((JSON.parse(text) as { build_ms?: unknown }).build_ms);
-  const since = stat.mtimeMs - (Number.isFinite(buildMs) ? buildMs : 0) - marginMs;
+  const info = JSON.parse(text) as { build_ms?: unknown; incremental?: unknown };
+  const buildMs = Number(info.build_ms);
+  const since = stat.mtimeMs - (Number.isFinite(buildMs) ? buildMs : 0) - (info.incremental === true ? handoffMarginMs : 0);
   const dir = path.join(catalogDir, 'tools');
   const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
   const out: string[] = [];

@@ -76,7 +76,8 @@ describe('catching up at start', () => {
     try {
       expect(await staleAids(cat.catalogDir, cat.distDir)).toEqual([]);
       await fsp.mkdir(cat.distDir, { recursive: true });
-      await fsp.writeFile(path.join(cat.distDir, 'build-info.json'), JSON.stringify({ build_ms: 5000 }));
+      const info = path.join(cat.distDir, 'build-info.json');
+      await fsp.writeFile(info, JSON.stringify({ build_ms: 5000, incremental: false }));
       const hourAgo = new Date(Date.now() - 3_600_000);
       await fsp.utimes(path.join(cat.catalogDir, 'tools/npm-old-v1.json'), hourAgo, hourAgo);
       // Written while that build ran (4 s before it finished): possibly missing from it.
@@ -84,6 +85,12 @@ describe('catching up at start', () => {
       await fsp.utimes(path.join(cat.catalogDir, 'tools/npm-new-v1.json'), during, during);
       await writeContract(cat.catalogDir, sampleContract('npm-after-v1'));
       expect((await staleAids(cat.catalogDir, cat.distDir)).sort()).toEqual(['npm-after-v1', 'npm-new-v1']);
+      // A live rebuild's snapshot predates its start: files from just before it count too.
+      const before = new Date(Date.now() - 12_000);
+      await fsp.utimes(path.join(cat.catalogDir, 'tools/npm-old-v1.json'), before, before);
+      expect(await staleAids(cat.catalogDir, cat.distDir)).not.toContain('npm-old-v1');
+      await fsp.writeFile(info, JSON.stringify({ build_ms: 5000, incremental: true }));
+      expect(await staleAids(cat.catalogDir, cat.distDir)).toContain('npm-old-v1');
     } finally {
       await cat.cleanup();
     }
