@@ -94,7 +94,8 @@ export function resourceOf(path: string): string {
   // RPC-style paths name the action in a query or fragment (`/#X-Amz-Target=Service.ListThings`);
   // file-like ones carry an extension (`/info.0.json`).
   const last = (literal[literal.length - 1] ?? '').split('=').pop()?.replace(/\.(json|xml|csv|txt|html?|ya?ml|php|aspx?)$/i, '') ?? '';
-  const named = last.split('.').filter((p) => !/^\d+$/.test(p)).pop() ?? '';
+  // `/account.cart.list.json` names the resource before its verb.
+  const named = last.split('.').filter((p) => !/^\d+$/.test(p) && !NAME_VERBS.has(p.toLowerCase()) && p.toLowerCase() !== 'info' && p.toLowerCase() !== 'count').pop() ?? '';
   return snakeWords(named).join(' ');
 }
 
