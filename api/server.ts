@@ -69,14 +69,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const handle = toNodeHandler(app);
   // Timeouts are enforced on each check, every second (Node's default is every 30 s).
   const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
-    // Answered before its body was read in full (a 413 mid-stream): close the connection after the answer
-    // instead of reading, or holding open, a body that may never end.
-    const { socket } = req;
-    res.once('finish', () => {
-      if (req.complete || socket.destroyed) return;
-      socket.end();
-      setTimeout(() => socket.destroy(), 1_000).unref();
-    });
+    // Answered before its body arrived in full (a 413 mid-stream, a 404 before reading): `Connection:
+    // close`, so Node ends the connection after the answer instead of reading a body that may never end.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
+      if (!req.complete) this.shouldKeepAlive = false;
+      return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+    } as typeof res.writeHead;
     void handle(req, res);
   });
   // Slow clients may not hold sockets open: headers within 10 s, whole request within 30 s.
