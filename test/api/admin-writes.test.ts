@@ -4,6 +4,11 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../build/contract.ts';
+
+type Item = { identity: { aid: string } };
+type Loc = { loc: (string | number)[] };
+// Deliberately broken contracts: any shape goes.
+type Loose = Record<string, Record<string, unknown>> & { extra?: boolean; pad?: string };
 import { sampleContract } from '../helpers/temp-catalog.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
 
@@ -27,7 +32,7 @@ describe('POST /api/v1/ingest', () => {
     expect(file).toEqual(c);
     expect((await s.json('/api/v1/tools/npm-ingested-thing-v1')).body.identity.task).toBe('Frobnicate widgets for ingest tests');
     const found = await s.json('/api/v1/tools?q=frobnicate%20widgets');
-    expect(found.body.results.map((x: any) => x.identity.aid)).toContain('npm-ingested-thing-v1');
+    expect(found.body.results.map((x: Item) => x.identity.aid)).toContain('npm-ingested-thing-v1');
     expect((await s.json('/agent.json')).body.tools_count).toBe(before + 1);
   });
 
@@ -50,14 +55,14 @@ describe('POST /api/v1/ingest', () => {
   });
 
   it('refuses an invalid contract with 422 naming each bad field, and writes nothing', async () => {
-    const bad = sampleContract('npm-never-written-v1') as any;
-    bad.identity.license = 'Not A Licence';
-    bad.action.install_cmd = 42;
-    bad.trust.reliability_score = 1.5;
+    const bad = sampleContract('npm-never-written-v1') as unknown as Loose;
+    (bad.identity as Record<string, unknown>).license = 'Not A Licence';
+    (bad.action as Record<string, unknown>).install_cmd = 42;
+    (bad.trust as Record<string, unknown>).reliability_score = 1.5;
     bad.extra = true;
     const r = await s.admin('POST', '/api/v1/ingest', bad);
     expect(r.status).toBe(422);
-    const locs = r.body.detail.map((d: any) => d.loc.join('/'));
+    const locs = r.body.detail.map((d: Loc) => d.loc.join('/'));
     expect(locs).toEqual(expect.arrayContaining(['body/identity/license', 'body/action/install_cmd', 'body/trust/reliability_score', 'body/extra']));
     for (const d of r.body.detail) expect(d).toMatchObject({ msg: expect.any(String), type: expect.any(String) });
     await expect(fsp.access(fileOf(s, 'npm-never-written-v1'))).rejects.toThrow();
@@ -69,7 +74,7 @@ describe('POST /api/v1/ingest', () => {
     expect((await s.admin('POST', '/api/v1/ingest', bad)).body.detail[0].loc).toEqual(['body', 'identity', 'tags', 1]);
     expect((await s.admin('POST', '/api/v1/ingest')).body).toEqual({ detail: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] });
     expect((await s.admin('POST', '/api/v1/ingest', [1, 2])).status).toBe(422);
-    const huge = sampleContract('npm-huge-v1', { identity: { task: 'x'.repeat(400) } }) as any;
+    const huge = sampleContract('npm-huge-v1', { identity: { task: 'x'.repeat(400) } }) as unknown as Loose;
     huge.pad = 'y'.repeat(1024 * 1024);
     expect((await s.admin('POST', '/api/v1/ingest', huge)).status).toBe(413);
   });
@@ -98,7 +103,7 @@ describe('POST /admin/update-trust', () => {
     expect(await s.running.ctx.telemetry.counters('npm-axios-v1')).toEqual(countersBefore);
     expect((await s.json('/api/v1/tools/npm-axios-v1')).body.trust).toMatchObject({ reliability_score: 0.81, telemetry: { requests: 1 } });
     // Unverified tools stay out of listings after a score change.
-    expect((await s.json('/api/v1/tools?q=request')).body.results.map((x: any) => x.identity.aid)).not.toContain('npm-request-v1');
+    expect((await s.json('/api/v1/tools?q=request')).body.results.map((x: Item) => x.identity.aid)).not.toContain('npm-request-v1');
   });
 
   it('defaults calculated_at to now', async () => {
@@ -112,7 +117,7 @@ describe('POST /admin/update-trust', () => {
     const before = await fsp.readFile(fileOf(s, 'npm-axios-v1'), 'utf8');
     const bad = await s.admin('POST', '/admin/update-trust', { scores: [{ aid: 'npm-axios-v1', reliability_score: 0.1 }, { aid: 'pypi-requests-v1', reliability_score: 1.5 }, { aid: 'x' }] });
     expect(bad.status).toBe(422);
-    expect(bad.body.detail.map((d: any) => d.loc.join('/'))).toEqual(expect.arrayContaining(['body/scores/1/reliability_score', 'body/scores/2/reliability_score']));
+    expect(bad.body.detail.map((d: Loc) => d.loc.join('/'))).toEqual(expect.arrayContaining(['body/scores/1/reliability_score', 'body/scores/2/reliability_score']));
     const dup = await s.admin('POST', '/admin/update-trust', { scores: [{ aid: 'npm-axios-v1', reliability_score: 0.1 }, { aid: 'npm-axios-v1', reliability_score: 0.2 }] });
     expect(dup.body.detail).toEqual([{ loc: ['body', 'scores', 1, 'aid'], msg: 'Duplicate aid in the batch', type: 'value_error' }]);
     const tooMany = await s.admin('POST', '/admin/update-trust', { scores: Array.from({ length: 10_001 }, (_, i) => ({ aid: `npm-x${i}-v1`, reliability_score: 0.5 })) });

@@ -5,6 +5,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleContract } from '../helpers/temp-catalog.ts';
+
+interface Queued { id: string; kind: string; aid: string; field: string | null; value?: string; note?: string; contract?: unknown }
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
 
 describe('contributions', () => {
@@ -40,8 +42,8 @@ describe('contributions', () => {
   });
 
   it('validates proposals and fixes with 422 naming the field', async () => {
-    const bad = sampleContract('npm-bad-proposal-v1') as any;
-    bad.trust.reliability_score = 7;
+    const bad = sampleContract('npm-bad-proposal-v1');
+    (bad.trust as { reliability_score: number }).reliability_score = 7;
     const r = await contribute({ contract: bad });
     expect(r.status).toBe(422);
     expect(r.body.detail[0].loc).toEqual(['body', 'contract', 'trust', 'reliability_score']);
@@ -68,10 +70,10 @@ describe('contributions', () => {
     const fix = await contribute({ aid: 'npm-axios-v1', field: 'install_cmd', value: 'npm install axios@1' });
     const list = await s.admin('GET', '/admin/contributions');
     expect(list.status).toBe(200);
-    const items = list.body.contributions as any[];
-    const proposal = items.find((i) => i.kind === 'contract');
+    const items = list.body.contributions as Queued[];
+    const proposal = items.find((i) => i.kind === 'contract') as Queued;
     expect(proposal).toMatchObject({ aid: 'npm-proposed-tool-v1', note: 'from the README', contract: { identity: { task: 'A contributed tool proposal' } } });
-    const micro = items.find((i) => i.kind === 'micro_translation');
+    const micro = items.find((i) => i.kind === 'micro_translation') as Queued;
     expect(micro).toMatchObject({ aid: 'pypi-yagmail-v1', field: 'execute_cmd', value: 'yagmail -t {to} -s {subject}' });
 
     const a1 = await s.admin('POST', `/admin/contributions/${proposal.id}/accept`);
@@ -87,9 +89,9 @@ describe('contributions', () => {
     expect(await paid('npm-axios-v1')).toMatchObject({ install_cmd: 'npm install axios@1' });
     expect(await paid('pypi-yagmail-v1')).toMatchObject({ execute_cmd: 'yagmail -t {to} -s {subject}', install_cmd: 'pip install yagmail' });
 
-    const others = (await s.admin('GET', '/admin/contributions')).body.contributions as any[];
+    const others = (await s.admin('GET', '/admin/contributions')).body.contributions as Queued[];
     expect(others.map((i) => i.id)).not.toContain(proposal.id);
-    const victim = others[0];
+    const victim = others[0] as Queued;
     const before = await fsp.readFile(catalogFile('npm-chalk-v1'), 'utf8');
     expect((await s.admin('POST', `/admin/contributions/${victim.id}/reject`)).body).toEqual({ status: 'ok', id: victim.id, rejected: true });
     expect(await fsp.readFile(catalogFile('npm-chalk-v1'), 'utf8')).toBe(before);
