@@ -1,4 +1,4 @@
-// GET /health: status, live catalog counts, telemetry totals and the time of the build being served.
+// GET /health: status, live catalog counts, telemetry totals, the time of the build being served and memory.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { H3 } from 'h3';
@@ -22,6 +22,8 @@ export function healthRoutes(app: H3, ctx: AppContext) {
       build: build ? { generated_at: build.generated_at, tools_count: build.tools_count, build_ms: build.build_ms } : null,
       started_at: ctx.startedAt.toISOString(),
       uptime_s: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+      // Bytes; `npm run loadtest -- --soak` samples heap_used to spot growth under sustained load.
+      memory: { heap_used: process.memoryUsage().heapUsed, rss: process.memoryUsage.rss() },
     };
   });
 }
