@@ -8,11 +8,13 @@
 //
 // Keys (prefix `tcc:` by default): telemetry:tool:<aid> (hash), telemetry:kw:<aid> (sorted set, score =
 // -count so ZRANGE gives most frequent first and ties alphabetically, as the file store does),
-// telemetry:totals (hash), telemetry:reported (set of aids with reports), telemetry:kw-entries (count).
+// telemetry:totals (hash), telemetry:reported (set of aids with reports), telemetry:kw-entries (count);
+// for trust evidence telemetry:clients:<aid> (hash client hash -> successes * 2^26 + failures, so one
+// HINCRBY counts either), telemetry:judged (set of aids with clients), telemetry:client-entries (count).
 import type { Redis } from 'ioredis';
 import type { AgentClass } from '../client.ts';
-import { MAX_KEYWORDS_PER_TOOL, MAX_KEYWORDS_TOTAL, TOP_KEYWORDS } from './aggregator.ts';
-import type { ReportEvent, TelemetryStore, TelemetryTotals, ToolCounters, VoteCounts } from './types.ts';
+import { MAX_CLIENTS_PER_TOOL, MAX_CLIENTS_TOTAL, MAX_KEYWORDS_PER_TOOL, MAX_KEYWORDS_TOTAL, TOP_KEYWORDS } from './aggregator.ts';
+import type { ReportEvent, TelemetryStore, TelemetryTotals, ToolCounters, ToolEvidence, VoteCounts } from './types.ts';
 
 const REPORT = `
 local tool, kw, totals, reported, entries = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -39,11 +41,29 @@ elseif redis.call('ZCARD', kw) < tonumber(ARGV[6]) and tonumber(redis.call('GET'
 else
   redis.call('HINCRBY', tool, 'other_keywords', 1)
 end
+-- Evidence per distinct client (judged reports only), bounded like the keywords; past a bound new
+-- clients share the overflow entry '*'. Same rules as the file store's Aggregator.tally.
+local step = tonumber(ARGV[8])
+if step > 0 then
+  local clients, centries, client = KEYS[6], KEYS[7], ARGV[9]
+  if redis.call('HEXISTS', clients, client) == 0 then
+    if not (redis.call('HLEN', clients) < tonumber(ARGV[10]) and tonumber(redis.call('GET', centries) or '0') < tonumber(ARGV[11])) then
+      client = '*'
+    end
+    if redis.call('HEXISTS', clients, client) == 0 then redis.call('INCR', centries) end
+  end
+  redis.call('HINCRBY', clients, client, step)
+  redis.call('SADD', KEYS[8], ARGV[1])
+end
 return 1
 `;
 
-type ReportFn = (tool: string, kw: string, totals: string, reported: string, entries: string,
-  aid: string, outcome: string, vote: string, keyword: string, at: string, maxPerTool: number, maxTotal: number) => Promise<number>;
+/** A success adds this to the client's packed counter, a failure adds 1. */
+const SUCCESS_STEP = 2 ** 26;
+
+type ReportFn = (tool: string, kw: string, totals: string, reported: string, entries: string, clients: string, clientEntries: string, judged: string,
+  aid: string, outcome: string, vote: string, keyword: string, at: string, maxPerTool: number, maxTotal: number,
+  step: number, client: string, maxClientsPerTool: number, maxClientsTotal: number) => Promise<number>;
 
 export interface RedisTelemetryOptions {
   client: Redis;
@@ -51,6 +71,8 @@ export interface RedisTelemetryOptions {
   prefix?: string;
   maxKeywordsPerTool?: number;
   maxKeywordsTotal?: number;
+  maxClientsPerTool?: number;
+  maxClientsTotal?: number;
 }
 
 const int = (v: string | undefined) => (v ? Number.parseInt(v, 10) : 0);
@@ -68,13 +90,16 @@ const outcomeOf = (e: ReportEvent) => (e.execution_feedback >= 200 && e.executio
 export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetryStore {
   const { client } = options;
   const p = `${options.prefix ?? 'tcc:'}telemetry:`;
-  const keys = { totals: `${p}totals`, reported: `${p}reported`, entries: `${p}kw-entries` };
+  const keys = { totals: `${p}totals`, reported: `${p}reported`, entries: `${p}kw-entries`, clientEntries: `${p}client-entries`, judged: `${p}judged` };
   const toolKey = (aid: string) => `${p}tool:${aid}`;
   const kwKey = (aid: string) => `${p}kw:${aid}`;
-  if (!('tccTelemetryReport' in client)) client.defineCommand('tccTelemetryReport', { numberOfKeys: 5, lua: REPORT });
+  const clientsKey = (aid: string) => `${p}clients:${aid}`;
+  if (!('tccTelemetryReport' in client)) client.defineCommand('tccTelemetryReport', { numberOfKeys: 8, lua: REPORT });
   const report = (client as unknown as { tccTelemetryReport: ReportFn }).tccTelemetryReport.bind(client);
   const maxPerTool = options.maxKeywordsPerTool ?? MAX_KEYWORDS_PER_TOOL;
   const maxTotal = options.maxKeywordsTotal ?? MAX_KEYWORDS_TOTAL;
+  const maxClientsPerTool = options.maxClientsPerTool ?? MAX_CLIENTS_PER_TOOL;
+  const maxClientsTotal = options.maxClientsTotal ?? MAX_CLIENTS_TOTAL;
 
   // close() waits for what is in flight, so a graceful stop never drops an acknowledged-soon event.
   const inFlight = new Set<Promise<unknown>>();
@@ -89,8 +114,11 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
       if (closed) return Promise.reject(new Error('telemetry store is closed'));
       const { aid } = event;
       if (event.kind === 'report') {
-        return track(report(toolKey(aid), kwKey(aid), keys.totals, keys.reported, keys.entries, aid, outcomeOf(event),
-          event.validation_vote ?? '', event.trend_keyword.toLowerCase(), event.at, maxPerTool, maxTotal)).then(() => undefined);
+        const outcome = outcomeOf(event);
+        const step = outcome === 'successes' ? SUCCESS_STEP : outcome === 'failures' ? 1 : 0;
+        return track(report(toolKey(aid), kwKey(aid), keys.totals, keys.reported, keys.entries, clientsKey(aid), keys.clientEntries, keys.judged,
+          aid, outcome, event.validation_vote ?? '', event.trend_keyword.toLowerCase(), event.at, maxPerTool, maxTotal,
+          step, event.client ?? '', maxClientsPerTool, maxClientsTotal)).then(() => undefined);
       }
       const agent = `la:${event.agent}`;
       return track(client.multi()
@@ -118,6 +146,20 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
         events: int(h.events), lookups: int(h.lookups), requests: int(h.requests), successes: int(h.successes),
         failures: int(h.failures), votes: votesOf(h), tools_reported: reported, lookups_by_agent: byAgent(h),
       };
+    },
+
+    async evidence(): Promise<ToolEvidence[]> {
+      const aids = (await client.smembers(keys.judged)).sort();
+      return Promise.all(aids.map(async (aid) => {
+        const [packed, [s, f]] = await Promise.all([client.hvals(clientsKey(aid)), client.hmget(toolKey(aid), 'successes', 'failures')]);
+        let success_weight = 0;
+        for (const v of packed) {
+          const n = Number(v);
+          const successes = Math.floor(n / SUCCESS_STEP);
+          success_weight += successes / (successes + (n % SUCCESS_STEP));
+        }
+        return { aid, clients: packed.length, success_weight, successes: int(s ?? undefined), failures: int(f ?? undefined) };
+      }));
     },
 
     async close() {

@@ -1,6 +1,6 @@
 // One TelemetryStore conformance suite that every backend passes (the file event log and Redis): exact
-// counting rules, keyword ranking and bounds, concurrency, durability across a reopen, refusal after
-// close, and a model-based check against the in-memory Aggregator as the reference.
+// counting rules, keyword ranking and bounds, per-client trust evidence, concurrency, durability across a
+// reopen, refusal after close, and a model-based check against the in-memory Aggregator as the reference.
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_CLASSES, type AgentClass } from '../../api/client.ts';
-import { Aggregator, MAX_KEYWORDS_PER_TOOL } from '../../api/telemetry/aggregator.ts';
+import { Aggregator, MAX_CLIENTS_PER_TOOL, MAX_KEYWORDS_PER_TOOL } from '../../api/telemetry/aggregator.ts';
 import { fileTelemetryStore } from '../../api/telemetry/file-store.ts';
 import { redisTelemetryStore } from '../../api/telemetry/redis-store.ts';
-import type { ReportEvent, TelemetryEvent, TelemetryStore } from '../../api/telemetry/types.ts';
+import type { ReportEvent, TelemetryEvent, TelemetryStore, ToolEvidence } from '../../api/telemetry/types.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 
 /** A fresh, empty store; `reopen` closes it and opens a new one over the same state (a restart). */
@@ -165,13 +165,26 @@ describe.each([fsBackend(), redisBackend()])('TelemetryStore conformance: $name'
     await expect(store.record(report('npm-a-v1', 200))).rejects.toThrow(/closed/);
   });
 
+  it('weighs trust evidence per distinct client, each client once, with an overflow entry past the bound', async () => {
+    const { store } = await backend.open();
+    const judged = (client: string | undefined, f: number) => report('npm-e-v1', f, 'some use', client === undefined ? {} : { client });
+    for (const [c, f] of [['a', 200], ['a', 200], ['a', 500], ['b', 404], [undefined, 201], ['c', 302]] as const) await store.record(judged(c, f));
+    const [e] = await store.evidence!();
+    expect(e).toMatchObject({ aid: 'npm-e-v1', clients: 3, successes: 3, failures: 2 });
+    expect(e?.success_weight).toBeCloseTo(2 / 3 + 0 + 1, 10);
+    await Promise.all(Array.from({ length: MAX_CLIENTS_PER_TOOL + 5 }, (_, i) => store.record(report('npm-f-v1', 200, 'x y', { client: `c${i}` }))));
+    const f = (await store.evidence!()).find((x) => x.aid === 'npm-f-v1');
+    expect(f).toMatchObject({ clients: MAX_CLIENTS_PER_TOOL + 1, successes: MAX_CLIENTS_PER_TOOL + 5, success_weight: MAX_CLIENTS_PER_TOOL + 1 });
+    await store.close();
+  });
+
   it('agrees with the reference Aggregator on any sequence of events', async () => {
     const aid = fc.constantFrom('npm-a-v1', 'npm-b-v1', 'pypi-c-v1');
     const keyword = fc.constantFrom('send email', 'Send Email', 'parse csv', '__proto__ x', 'a b');
     const event: fc.Arbitrary<TelemetryEvent> = fc.oneof(
       fc.record({ aid, agent: fc.constantFrom(...AGENT_CLASSES) }).map(({ aid, agent }) => lookup(aid, agent)),
-      fc.record({ aid, f: fc.integer({ min: 100, max: 599 }), k: keyword, v: fc.option(fc.constantFrom('yes', 'no', 'partial') as fc.Arbitrary<'yes' | 'no' | 'partial'>, { nil: undefined }) })
-        .map(({ aid, f, k, v }) => report(aid, f, k, v ? { validation_vote: v } : {})),
+      fc.record({ aid, f: fc.integer({ min: 100, max: 599 }), k: keyword, v: fc.option(fc.constantFrom('yes', 'no', 'partial') as fc.Arbitrary<'yes' | 'no' | 'partial'>, { nil: undefined }), c: fc.option(fc.constantFrom('c1', 'c2', 'c3'), { nil: undefined }) })
+        .map(({ aid, f, k, v, c }) => report(aid, f, k, { ...(v ? { validation_vote: v } : {}), ...(c ? { client: c } : {}) })),
     );
     await fc.assert(fc.asyncProperty(fc.array(event, { maxLength: 40 }), async (events) => {
       const model = new Aggregator();
@@ -179,6 +192,11 @@ describe.each([fsBackend(), redisBackend()])('TelemetryStore conformance: $name'
       for (const e of events) { model.apply(e); await store.record(e); }
       for (const a of ['npm-a-v1', 'npm-b-v1', 'pypi-c-v1']) expect(await store.counters(a)).toEqual(model.counters(a));
       expect(await store.totals()).toEqual(model.totals());
+      const byAid = (xs: ToolEvidence[]) => [...xs].sort((a, b) => (a.aid < b.aid ? -1 : 1));
+      const got = byAid(await store.evidence!());
+      const want = byAid(model.evidence());
+      expect(got.map(({ success_weight: _, ...rest }) => rest)).toEqual(want.map(({ success_weight: _, ...rest }) => rest));
+      got.forEach((g, i) => expect(g.success_weight).toBeCloseTo(want[i]?.success_weight ?? Number.NaN, 9));
       await store.close();
     }), { numRuns: 25 });
   });
