@@ -196,7 +196,7 @@ describe.each([fsBackend(), redisBackend()])('TelemetryStore conformance: $name'
       const got = byAid(await store.evidence!());
       const want = byAid(model.evidence());
       expect(got.map(({ success_weight: _, ...rest }) => rest)).toEqual(want.map(({ success_weight: _, ...rest }) => rest));
-      got.forEach((g, i) => expect(g.success_weight).toBeCloseTo(want[i]?.success_weight ?? Number.NaN, 9));
+      for (const [i, g] of got.entries()) expect(g.success_weight).toBeCloseTo(want[i]?.success_weight ?? Number.NaN, 9);
       await store.close();
     }), { numRuns: 25 });
   });
