@@ -2,9 +2,12 @@
 // dist/ to it atomically. A failed or interrupted build leaves the previous dist/ serving.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
+import { loadApiSnapshot } from './api-snapshot.ts';
+import { API_PAGE_PATHS, apiPagesData } from './api-site-data.ts';
 import { createCatalogStore } from './catalog-store.ts';
 import type { ToolContract } from './contract.ts';
 import { AGENT_DOCUMENT_PATHS, agentDocument } from './discovery/agent-document.ts';
+import { servedManifest } from './discovery/api-static.ts';
 import { hostConfigFiles } from './discovery/host-config.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt } from './discovery/robots.ts';
@@ -91,15 +94,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return out;
   };
 
-  const snapshot = options.snapshot ?? await phase('load', () => loadSnapshot(createCatalogStore({ dir: options.catalogDir })));
-  if (snapshot.errors.length) throw new CatalogInvalidError(snapshot.errors);
+  const store = createCatalogStore({ dir: options.catalogDir });
+  const [snapshot, apis] = await phase('load', () => Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]));
+  // A given snapshot (the API's live rebuilds) was already filtered by its loader: a bad API file is
+  // skipped there too, as the server skips it, rather than stopping every rebuild until someone fixes it.
+  if (options.snapshot) for (const e of apis.errors) log(`skipped: ${e}`);
+  const errors = [...snapshot.errors, ...(options.snapshot ? [] : apis.errors)];
+  if (errors.length) throw new CatalogInvalidError(errors);
   const { tools } = snapshot;
   const generatedAt = new Date().toISOString();
   const baseUrl = options.baseUrl;
-  const apisCount = 0;
+  const apisCount = apis.served.length;
 
-  const site = siteData(tools, baseUrl);
-  const indexPaths = site.indexPages.map((p) => p.path);
+  const site = { ...siteData(tools, baseUrl), apis: apiPagesData(apis.served, baseUrl) };
+  const indexPaths = [...site.indexPages.map((p) => p.path), ...API_PAGE_PATHS];
   const prev = options.changedAids ? await reusableBuild(await currentBuildDir(options.distDir), baseUrl) : null;
   const buildDir = await createBuildDir(options.distDir);
   try {
@@ -114,7 +122,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...(await schemaFiles(options.catalogDir))]));
     // Contract-only artifacts on the second core while Eleventy renders HTML on this one.
     const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
-    const side = runJobInWorker({ buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null });
+    const side = runJobInWorker({ buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null, apis: apis.served.map(servedManifest) });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection while HTML renders
     const pages = await phase('html', () => renderSite(site, buildDir, { toolAids }));
     Object.assign(phases, (await phase('worker-wait', () => side)).phases);
@@ -123,7 +131,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
     await phase('swap', () => swapIn(options.distDir, buildDir));
     await pruneBuilds(options.distDir);
-    return { buildDir, toolsCount: tools.length, apisCount, files: pages + render.length, ms, phases, incremental: Boolean(prev) };
+    return { buildDir, toolsCount: tools.length, apisCount, files: pages + render.length + apisCount, ms, phases, incremental: Boolean(prev) };
   } catch (error) {
     await fsp.rm(buildDir, { recursive: true, force: true });
     throw error;

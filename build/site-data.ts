@@ -1,4 +1,5 @@
 // Everything the Eleventy templates show, prepared in code so templates stay thin.
+import type { ApiPagesData } from './api-site-data.ts';
 import type { Platform, ToolContract } from './contract.ts';
 import { PLATFORMS } from './contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './discovery/agent-document.ts';
@@ -29,6 +30,8 @@ export interface SiteData {
   toolsCount: number;
   indexPages: IndexPage[];
   toolPages: ToolPage[];
+  /** The web-API pages (/llmo-apis, /mai-api); absent = no manifests. */
+  apis?: ApiPagesData;
 }
 
 export const indexPagePath = (n: number) => (n === 1 ? '/' : `/page/${n}/`);

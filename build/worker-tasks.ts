@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ToolContract } from './contract.ts';
+import { manifestFiles, type ServedManifest } from './discovery/api-static.ts';
 import { contractFile, listingFiles } from './discovery/static-json.ts';
 import type { OutputFile } from './discovery/sitemap.ts';
 import { bundleSearchClient } from './search/bundle.ts';
@@ -21,6 +22,8 @@ export interface WorkerJob {
   tools: ToolContract[];
   /** Aids whose own files must be written (all of them in a full build). */
   render: string[] | null;
+  /** Served web-API manifests: each becomes /api/v1/services/<name>/mai-api.json. */
+  apis: ServedManifest[];
 }
 
 export interface WorkerResult {
@@ -38,6 +41,9 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const t = performance.now();
   await writeFiles(job.buildDir, staticJsonFiles(job));
   phases['static-json'] = Math.round(performance.now() - t);
+  const a = performance.now();
+  await writeFiles(job.buildDir, manifestFiles(job.apis));
+  phases['api-json'] = Math.round(performance.now() - a);
   const s = performance.now();
   await writeSearch(job);
   phases.search = Math.round(performance.now() - s);

@@ -22,7 +22,7 @@ ${g.entries.map((e) => `<li><a href="${esc(e.href)}">${esc(e.name)}</a>: ${esc(e
   const body = `<header>
 <h1>${esc(site.name)}</h1>
 <p>${esc(site.description)}</p>
-<p>${site.toolsCount} tool contracts. For agents: <a href="/agent.json">agent.json</a>, <a href="/llms.txt">llms.txt</a>, <a href="/openapi.json">OpenAPI</a>, <a href="/sitemap.xml">sitemap</a>, <a href="/search/">search</a>, <a href="/llmo-apis">web-API manifests</a>.</p>
+<p>${site.toolsCount} tool contracts. For agents: <a href="/agent.json">agent.json</a>, <a href="/llms.txt">llms.txt</a>, <a href="/openapi.json">OpenAPI</a>, <a href="/sitemap.xml">sitemap</a>, <a href="/search/">search</a>, <a href="/llmo-apis">web-API manifests</a>. For people: <a href="/mai-api">web-API directory</a>.</p>
 </header>
 <main>
 ${nav}

@@ -1,8 +1,10 @@
-// npm run validate [-- PATHS]: checks contract files; one line per error, exit 1 on any error.
+// npm run validate [-- PATHS]: checks contract files and API manifests (catalog/apis, or any path in an
+// `apis` folder); one line per error, exit 1 on any error.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore, type StoredFile } from '../catalog-store.ts';
 import { loadConfig } from '../config.ts';
+import { checkApiFiles } from '../validate-apis.ts';
 import { checkToolFiles } from '../validate-catalog.ts';
 
 async function fromPaths(paths: string[]): Promise<StoredFile[]> {
@@ -25,10 +27,20 @@ async function fromPaths(paths: string[]): Promise<StoredFile[]> {
 
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const config = loadConfig();
-const files = args.length
-  ? await fromPaths(args)
-  : await createCatalogStore({ dir: config.catalogDir, label: path.relative(process.cwd(), config.catalogDir) || 'catalog' }).readAll('tools');
-const { errors, valid } = checkToolFiles(files);
+const isApiFile = (f: StoredFile) => path.basename(path.dirname(f.file)) === 'apis';
+let tools: StoredFile[];
+let apis: StoredFile[];
+if (args.length) {
+  const files = await fromPaths(args);
+  tools = files.filter((f) => !isApiFile(f));
+  apis = files.filter(isApiFile);
+} else {
+  const store = createCatalogStore({ dir: config.catalogDir, label: path.relative(process.cwd(), config.catalogDir) || 'catalog' });
+  [tools, apis] = await Promise.all([store.readAll('tools'), store.readAll('apis')]);
+}
+const toolCheck = checkToolFiles(tools);
+const apiCheck = checkApiFiles(apis);
+const errors = [...toolCheck.errors, ...apiCheck.errors];
 for (const line of errors) console.log(line);
-console.error(`${files.length} file(s) checked, ${valid.length} valid, ${errors.length} error(s)`);
+console.error(`${tools.length + apis.length} file(s) checked, ${toolCheck.valid.length + apiCheck.valid.length} valid, ${errors.length} error(s)`);
 process.exit(errors.length ? 1 : 0);

@@ -49,6 +49,8 @@ export function agentDocument({ baseUrl, toolsCount, apisCount, generatedAt }: A
       openapi: `${baseUrl}/openapi.json`,
       html_index: `${baseUrl}/`,
       search_page: `${baseUrl}/search/`,
+      apis_index: `${baseUrl}/llmo-apis`,
+      apis_page: `${baseUrl}/mai-api`,
     },
   };
 }
