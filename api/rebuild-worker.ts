@@ -28,6 +28,8 @@ const ROLE = 'catalog-rebuild';
 export interface WorkerBuilder {
   /** Builds dist/ from exactly these tools; `changedAids` null = full build. */
   run(tools: ToolContract[], changedAids: string[] | null): Promise<BuildSummary>;
+  /** Starts the thread now (it loads the build modules), so the first write's rebuild does not wait for that. */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export function workerBuilder(target: BuildTarget): WorkerBuilder {
       waiting.delete(m.id);
       if (m.ok) entry.resolve(m.result);
       else entry.reject(new Error(m.error));
+      if (waiting.size === 0) w.unref();
     });
     w.on('error', (e) => { worker = null; failAll(e); });
     w.on('exit', (code) => { if (worker === w) worker = null; failAll(new Error(`rebuild worker exited with ${code}`)); });
@@ -55,6 +58,8 @@ export function workerBuilder(target: BuildTarget): WorkerBuilder {
   return {
     run(tools, changedAids) {
       worker ??= start();
+      // Referenced while a build runs, so the process waits for it.
+      worker.ref();
       const id = nextId++;
       const now = () => performance.timeOrigin + performance.now();
       const t0 = now();
@@ -68,6 +73,11 @@ export function workerBuilder(target: BuildTarget): WorkerBuilder {
         worker?.postMessage({ id, tools, changedAids, sentAt: t0 } satisfies Job);
         clone = Math.round(now() - t0);
       });
+    },
+    warm() {
+      worker ??= start();
+      // An idle warm worker must not keep a process alive on its own.
+      worker.unref();
     },
     async close() {
       const w = worker;

@@ -14,7 +14,6 @@ import { workerBuilder } from './rebuild-worker.ts';
 import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
 import { createRuntimeState } from './runtime-state.ts';
-import { loadClientHasher } from './telemetry/client-hash.ts';
 import { builtExpansions, createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
@@ -47,6 +46,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Rebuilds run on a worker thread from the snapshot current when each build starts.
   const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
   const rebuild = createRebuildScheduler({ run: (aids) => builder.run(ctx.snapshot.tools, aids) });
+  if (config.adminSecret) builder.warm();
   const ctx: AppContext = {
     config,
     store,
@@ -58,7 +58,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     reviewQueue: runtime.reviewQueue,
     telemetryLimiter: runtime.rateLimiter,
     client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },
-    clientHash: await loadClientHasher(config.dataDir),
+    clientHash: runtime.clientHash,
     rebuild,
     adminFailures: memoryAuthFailures(),
     contributeLimiter: contributionLimiter(),
