@@ -1,6 +1,7 @@
 // The one place that chooses where runtime state lives (telemetry counters, rate-limit buckets, the review
 // queue): files under DATA_DIR for one process, or Redis (STORAGE_URL=redis://host:port/db) for several
 // processes behind a load balancer. Routes only see the interfaces.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createStorage, type Storage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
@@ -9,6 +10,7 @@ import { type RateLimiter, telemetryRatePerMinute, tokenBucketLimiter } from './
 import { redisRateLimiter } from './rate-limit-redis.ts';
 import { fileReviewQueue, type ReviewQueue } from './review-queue.ts';
 import { redisReviewQueue } from './review-queue-redis.ts';
+import { type ClientHasher, clientHasherOf, loadClientHasher } from './telemetry/client-hash.ts';
 import { fileTelemetryStore } from './telemetry/file-store.ts';
 import { redisTelemetryStore } from './telemetry/redis-store.ts';
 import type { TelemetryStore } from './telemetry/types.ts';
@@ -19,6 +21,13 @@ export interface RuntimeState {
   /** Per client and tool, on POST /api/v1/tools/{aid}. */
   rateLimiter: RateLimiter;
   reviewQueue: ReviewQueue;
+  /**
+   * Salted hash of a client address for trust evidence. The salt is shared by every process on the same
+   * state (DATA_DIR file, or one Redis key), so a client is one client whichever instance it reaches.
+   */
+  clientHash: ClientHasher;
+  /** Another limiter on the same backend (shared by all processes on Redis), e.g. for contributions. */
+  createLimiter(options: { name: string; perMinute: number; now?: () => number }): RateLimiter;
   /** The unstorage instance over Redis (its driver holds the connection); absent for files. */
   storage?: Storage;
   /** Waits for in-flight writes, then releases files and connections. */
@@ -87,6 +96,8 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
       backend: 'fs',
       telemetry,
       rateLimiter: tokenBucketLimiter({ perMinute }),
+      clientHash: await loadClientHasher(config.dataDir),
+      createLimiter: ({ perMinute: n, now }) => tokenBucketLimiter({ perMinute: n, ...(now ? { now } : {}) }),
       reviewQueue: await fileReviewQueue({ dataDir: config.dataDir }),
       close: () => telemetry.close(),
     };
@@ -95,10 +106,16 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
   const { storage, client } = await connectRedis(url);
   const prefix = options.redisPrefix ?? 'tcc:';
   const telemetry = redisTelemetryStore({ client, prefix });
+  // The first process to start picks the salt; SET NX makes every later one use the same.
+  await client.set(`${prefix}client-salt`, randomBytes(32).toString('hex'), 'NX');
+  const salt = await client.get(`${prefix}client-salt`);
+  if (!salt) throw new StorageUrlError('Redis lost the client salt just written (is it read-only or evicting keys?)');
   return {
     backend: 'redis',
     telemetry,
     rateLimiter: redisRateLimiter({ client, perMinute, prefix }),
+    clientHash: clientHasherOf(salt),
+    createLimiter: ({ name, perMinute: n, now }) => redisRateLimiter({ client, perMinute: n, prefix: `${prefix}${name}:`, ...(now ? { now } : {}) }),
     reviewQueue: redisReviewQueue({ client, prefix }),
     storage,
     async close() {

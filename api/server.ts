@@ -14,7 +14,6 @@ import { workerBuilder } from './rebuild-worker.ts';
 import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
 import { createRuntimeState } from './runtime-state.ts';
-import { loadClientHasher } from './telemetry/client-hash.ts';
 import { builtExpansions, createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
@@ -59,7 +58,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     reviewQueue: runtime.reviewQueue,
     telemetryLimiter: runtime.rateLimiter,
     client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },
-    clientHash: await loadClientHasher(config.dataDir),
+    clientHash: runtime.clientHash,
     rebuild,
     adminFailures: memoryAuthFailures(),
     contributeLimiter: contributionLimiter(),

@@ -23,7 +23,10 @@ async function loadSalt(dataDir: string): Promise<string> {
 }
 
 /** 16 hex characters (64 bits): collisions among a tool's reporters are negligible. */
-export async function loadClientHasher(dataDir: string): Promise<ClientHasher> {
-  const salt = await loadSalt(dataDir);
+export function clientHasherOf(salt: string): ClientHasher {
   return (clientId) => createHmac('sha256', salt).update(clientId).digest('hex').slice(0, 16);
+}
+
+export async function loadClientHasher(dataDir: string): Promise<ClientHasher> {
+  return clientHasherOf(await loadSalt(dataDir));
 }

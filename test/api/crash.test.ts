@@ -70,7 +70,7 @@ async function expectCountsKept(server: ApiProcess, { sent, acked }: LoadResult)
 }
 
 async function expectSiteIntact(site: SiteRoot, server: ApiProcess) {
-  for (const dir of ['tools', 'apis']) {
+  for (const dir of ['tools']) {
     for (const f of await fsp.readdir(path.join(FIXTURES, dir))) {
       expect(await fsp.readFile(path.join(site.catalogDir, dir, f), 'utf8')).toBe(await fsp.readFile(path.join(FIXTURES, dir, f), 'utf8'));
     }

@@ -64,6 +64,8 @@ describe('two API processes sharing one Redis', () => {
     for (const [aid, e] of expected) {
       expect(await store.counters(aid)).toMatchObject({ ...e, trend_keywords: [{ keyword: 'scale out test', count: e.requests }] });
     }
+    // One client reached both processes: they share the salt, so trust evidence counts it once per tool.
+    expect((await store.evidence!()).map((e) => [e.aid, e.clients])).toEqual([...TOOLS].sort().map((aid) => [aid, 1]));
     // Both processes answer the same totals: neither keeps its own copy.
     for (const s of servers) {
       const health = await (await fetch(`${s.url}/health`)).json();
@@ -160,6 +162,14 @@ describe('Redis building blocks', () => {
     expect(state.backend).toBe('redis');
     await state.telemetry.record({ kind: 'lookup', aid: 'npm-a-v1', agent: 'unknown', at: new Date().toISOString() });
     expect((await a.hgetall('rs1:telemetry:tool:npm-a-v1')).lookups).toBe('1');
+    // A second process on the same Redis: same client hash, shared extra limiters.
+    const other = await createRuntimeState(config(redis.url), { redisPrefix: 'rs1:' });
+    expect(other.clientHash('203.0.113.9')).toBe(state.clientHash('203.0.113.9'));
+    expect(other.clientHash('203.0.113.9')).not.toBe(other.clientHash('203.0.113.10'));
+    const limits = [state, other].map((s) => s.createLimiter({ name: 'contribute', perMinute: 1 }));
+    expect((await limits[0]!.take('ip')).allowed).toBe(true);
+    expect((await limits[1]!.take('ip')).allowed).toBe(false);
+    await other.close();
     await state.close();
     await expect(createRuntimeState(config('memcached://127.0.0.1:1'))).rejects.toThrow(/STORAGE_URL must be redis:/);
     await expect(createRuntimeState(config('redis://:hunter2@127.0.0.1:1/0'))).rejects.toThrow(/cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);

@@ -151,12 +151,15 @@ export interface SiteRoot {
   cleanup(): Promise<void>;
 }
 
-/** A temporary copy of the fixture catalog with dist/ built, as a deployment would have it. */
+/**
+ * A temporary copy of the fixture tools with dist/ built, as a deployment would have it. (The fixture
+ * API manifests include deliberately odd records for the API tests; scale-out tests need only tools.)
+ */
 export async function prepareSite(): Promise<SiteRoot> {
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'tcc-site-'));
   const catalogDir = path.join(root, 'catalog');
   const distDir = path.join(root, 'dist');
-  await fsp.cp(FIXTURES, catalogDir, { recursive: true });
+  await fsp.cp(path.join(FIXTURES, 'tools'), path.join(catalogDir, 'tools'), { recursive: true });
   await build({ catalogDir, distDir, baseUrl: BASE_URL });
   return {
     root, catalogDir, distDir,
