@@ -11,6 +11,8 @@ export interface UpstreamConfig {
   githubApi: string;
   pypi: string;
   npmRegistry: string;
+  /** GITHUB_TOKEN: sent to the GitHub API only (60 requests an hour without it, 5,000 with). */
+  githubToken?: string;
   /** host[:port] of other instances of this service translate may copy contracts from. */
   peerHosts: string[];
   /** ALLOW_PRIVATE_UPSTREAMS=1: tests run fake registries on loopback. Never in production. */
@@ -26,6 +28,7 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
     githubApi: base(env.GITHUB_API_URL, 'https://api.github.com'),
     pypi: base(env.PYPI_URL, 'https://pypi.org'),
     npmRegistry: base(env.NPM_REGISTRY_URL, 'https://registry.npmjs.org'),
+    ...(env.GITHUB_TOKEN ? { githubToken: env.GITHUB_TOKEN } : {}),
     peerHosts: (env.PEER_CATALOG_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     allowPrivate: /^(1|true|yes)$/i.test(env.ALLOW_PRIVATE_UPSTREAMS ?? ''),
     // UPSTREAM_TIMEOUT_MS only so tests need not wait 10 s for a silent fake upstream.
@@ -87,7 +90,7 @@ function checkedLookup(allowPrivate: boolean) {
 
 interface RawResponse { status: number; location: string | undefined; body: Buffer }
 
-function requestOnce(url: URL, cfg: UpstreamConfig, accept: string, deadline: number): Promise<RawResponse> {
+function requestOnce(url: URL, cfg: UpstreamConfig, headers: Record<string, string>, deadline: number): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     if (net.isIP(url.hostname.replace(/^\[|\]$/g, '')) && !cfg.allowPrivate && isPrivateAddress(url.hostname.replace(/^\[|\]$/g, ''))) {
       return reject(Object.assign(new Error(`${url.hostname} is not a public address`), { code: 'EPRIVATE' }));
@@ -95,7 +98,7 @@ function requestOnce(url: URL, cfg: UpstreamConfig, accept: string, deadline: nu
     const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request(url, {
       method: 'GET', agent: false, lookup: checkedLookup(cfg.allowPrivate) as never,
-      headers: { accept, 'user-agent': 'tool-contract-catalog-translate/1.0', 'accept-encoding': 'identity' },
+      headers: { 'user-agent': 'tool-contract-catalog-translate/1.0', 'accept-encoding': 'identity', ...headers },
     }, (res) => {
       const status = res.statusCode ?? 0;
       const length = Number(res.headers['content-length']);
@@ -124,13 +127,14 @@ function requestOnce(url: URL, cfg: UpstreamConfig, accept: string, deadline: nu
  * GETs JSON from an allowed host. `name` says who the upstream is in error messages ("PyPI"). Throws
  * UpstreamError: 404 for 404/410, 502 for everything else that is not a 2xx JSON answer.
  */
-export async function fetchUpstreamJson(rawUrl: string, cfg: UpstreamConfig, name: string, options: { accept?: string } = {}): Promise<unknown> {
+export async function fetchUpstreamJson(rawUrl: string, cfg: UpstreamConfig, name: string, options: { headers?: Record<string, string> } = {}): Promise<unknown> {
   let url = new URL(rawUrl);
   const deadline = Date.now() + cfg.timeoutMs;
   for (let hops = 0; ; hops++) {
     let res: RawResponse;
     try {
-      res = await requestOnce(url, cfg, options.accept ?? 'application/json', deadline);
+      // Redirects stay on the same host, so headers (a token) never reach another one.
+      res = await requestOnce(url, cfg, { accept: 'application/json', ...options.headers }, deadline);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ETOOLARGE') throw new UpstreamError(502, `${name} answered more than ${cfg.maxBytes / 1024 / 1024} MB`, true);

@@ -12,7 +12,7 @@ import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts'
 const FIX = path.resolve(import.meta.dirname, '../fixtures/upstreams');
 const fixture = (name: string) => fsp.readFile(path.join(FIX, name), 'utf8');
 
-interface Fake { url: string; server: http.Server; hits: string[] }
+interface Fake { url: string; server: http.Server; hits: string[]; auth: Map<string, string> }
 
 async function fakeUpstream(): Promise<Fake> {
   const readme = Buffer.from(await fixture('github-widget-cli-readme.md')).toString('base64');
@@ -21,6 +21,7 @@ async function fakeUpstream(): Promise<Fake> {
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
   const hits: string[] = [];
+  const auth = new Map<string, string>();
   const routes: Record<string, (res: http.ServerResponse) => void | Promise<void>> = {
     '/repos/acme/widget-cli': async (res) => json(res, 200, await fixture('github-widget-cli.json')),
     '/repos/acme/widget-cli/readme': (res) => json(res, 200, { name: 'README.md', encoding: 'base64', content: readme }),
@@ -45,12 +46,13 @@ async function fakeUpstream(): Promise<Fake> {
   };
   const server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
+    if (req.headers.authorization) auth.set(req.url ?? '', req.headers.authorization);
     const route = routes[req.url ?? ''];
     if (route) void route(res);
     else json(res, 404, { message: 'Not Found' });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, hits };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, hits, auth };
 }
 
 describe('POST /api/v1/translate', () => {
@@ -64,7 +66,7 @@ describe('POST /api/v1/translate', () => {
     peer = await startTestServer({ apis: false });
     Object.assign(process.env, {
       GITHUB_API_URL: up.url, PYPI_URL: up.url, NPM_REGISTRY_URL: `${up.url}/`, PEER_CATALOG_HOSTS: new URL(peer.url).host,
-      ALLOW_PRIVATE_UPSTREAMS: '1', UPSTREAM_TIMEOUT_MS: '1500',
+      ALLOW_PRIVATE_UPSTREAMS: '1', UPSTREAM_TIMEOUT_MS: '1500', GITHUB_TOKEN: 'gh-test-token',
     });
     s = await startAdminServer({ apis: false, ip: '10.9.0.4' });
   });
@@ -84,6 +86,8 @@ describe('POST /api/v1/translate', () => {
       action: { source_url: 'https://github.com/acme/widget-cli', install_cmd: 'cargo install widget-cli', execute_cmd: 'widget-cli render page.md --out widget.html' },
       record: { verified: true, reliability_calculated_at: null },
     });
+    // GITHUB_TOKEN goes to the GitHub API only.
+    expect(up.auth.get('/repos/acme/widget-cli')).toBe('Bearer gh-test-token');
     const file = JSON.parse(await fsp.readFile(path.join(s.catalogDir, 'tools/github-acme-widget-cli-v1.json'), 'utf8'));
     expect(file).toEqual(r.body.contract);
     expect((await s.json('/api/v1/tools/github-acme-widget-cli-v1')).status).toBe(200);
@@ -120,6 +124,7 @@ describe('POST /api/v1/translate', () => {
     // A package document over 5 MB: the small latest-version document instead.
     const big = await translate('https://www.npmjs.com/package/bigpkg');
     expect(big.body.contract.identity).toMatchObject({ aid: 'npm-bigpkg-v1', version: '9.9.9', license: 'MIT' });
+    expect([...up.auth.keys()].every((p) => p.startsWith('/repos/'))).toBe(true);
   });
 
   it('copies a contract from a peer instance of this service as platform catalog', async () => {
