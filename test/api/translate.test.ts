@@ -182,6 +182,15 @@ describe('upstream fetch safety', () => {
     await expect(fetchUpstreamJson(`http://localhost:${port}/repos/acme/widget-cli`, loose, 'GitHub')).resolves.toMatchObject({ name: 'widget-cli' });
   });
 
+  it('answers 502 when the upstream is down', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const cfg = { ...upstreamConfig({}), allowPrivate: true };
+    await expect(fetchUpstreamJson(`http://127.0.0.1:${port}/pypi/x/json`, cfg, 'PyPI')).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/^PyPI \(127\.0\.0\.1:\d+\) is unreachable \(ECONNREFUSED\)/) });
+  });
+
   it('classifies addresses', () => {
     for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '224.0.0.1', 'nonsense']) {
       expect([a, isPrivateAddress(a)]).toEqual([a, true]);
