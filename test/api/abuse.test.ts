@@ -7,8 +7,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportEvent } from '../../api/telemetry/types.ts';
-import { build } from '../../build/build.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
+import { buildToolsSite } from '../helpers/redis.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOOL = '/api/v1/tools/npm-axios-v1';
@@ -103,7 +103,7 @@ describe('trend keywords', () => {
     const evil = '<script>alert(1)</script> <img src=x onerror=alert(2)>';
     expect((await s.post(TOOL, report({ trend_keyword: evil }))).status).toBe(200);
     expect((await s.running.ctx.telemetry.counters('npm-axios-v1')).trend_keywords.map((k) => k.keyword)).toContain(evil);
-    await build({ catalogDir: s.catalogDir, distDir: s.distDir, baseUrl: BASE_URL });
+    await buildToolsSite(s.catalogDir, s.distDir);
     const paths = ['/', '/tools/npm-axios-v1/', '/llms.txt', '/sitemap.xml', '/static/v1/trending.json', '/static/v1/tools/npm-axios-v1.json',
       '/health', TOOL, '/api/v1/tools?q=axios', '/api/v1/tools/trending', '/api/v1/search?q=http', `${TOOL}/instructions`, '/agent.json'];
     for (const p of paths) {

@@ -9,8 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../api/app.ts';
 import { corsClassOf } from '../../api/cors.ts';
-import { build } from '../../build/build.ts';
-import { BASE_URL, rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildToolsSite } from '../helpers/redis.ts';
+import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** Every file under `dir` (except `skip`) with its content. */
 async function tree(dir: string, skip = new Set<string>()): Promise<Record<string, string>> {
@@ -38,7 +38,7 @@ describe('fuzzing every endpoint', () => {
   let routes: { method: string; route: string }[];
   beforeAll(async () => {
     s = await startTestServer();
-    await build({ catalogDir: s.catalogDir, distDir: s.distDir, baseUrl: BASE_URL });
+    await buildToolsSite(s.catalogDir, s.distDir);
     const app = createApp(s.running.ctx);
     routes = app['~routes'].filter((r) => r.method && r.route && r.route !== '/**').map((r) => ({ method: r.method as string, route: r.route as string }));
   });

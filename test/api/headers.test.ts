@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALLOWED_HEADERS, corsClassOf } from '../../api/cors.ts';
 import { contentSecurityPolicy } from '../../api/security-headers.ts';
-import { build } from '../../build/build.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import { BASE_URL, rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildToolsSite } from '../helpers/redis.ts';
+import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const STRICT = "default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 const ORIGIN = 'https://agent.example';
@@ -19,7 +19,7 @@ describe('security headers', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer();
-    await build({ catalogDir: s.catalogDir, distDir: s.distDir, baseUrl: BASE_URL });
+    await buildToolsSite(s.catalogDir, s.distDir);
     // Stand-ins for pages the build may add: the search page and a page carrying an injected script.
     await fsp.mkdir(path.join(s.distDir, 'search'), { recursive: true });
     await fsp.writeFile(path.join(s.distDir, 'search', 'index.html'), '<!doctype html><title>search</title><script src="/search/app.js"></script>');

@@ -169,6 +169,17 @@ export async function prepareSite(): Promise<SiteRoot> {
   };
 }
 
+/** Builds dist/ from the tools of `catalogDir` only (see prepareSite on the fixture API manifests). */
+export async function buildToolsSite(catalogDir: string, distDir: string): Promise<void> {
+  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'tcc-tools-'));
+  try {
+    await fsp.cp(path.join(catalogDir, 'tools'), path.join(tmp, 'tools'), { recursive: true });
+    await build({ catalogDir: tmp, distDir, baseUrl: BASE_URL });
+  } finally {
+    await fsp.rm(tmp, { recursive: true, force: true });
+  }
+}
+
 /** Runs `task(i)` for i in [0, n) with at most `concurrency` at once; results in order. */
 export async function pool<T>(n: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(n);
