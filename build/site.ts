@@ -47,7 +47,19 @@ async function runEleventy(data: SiteData, outDir: string, only: (name: string) 
       for (const name of skipped) cfg.ignores.add(path.join(SITE_DIR, `${name}.11ty.ts`));
     },
   });
+  silenceSummary(elev);
   return countWritten(await elev.write());
+}
+
+/**
+ * Eleventy prints its "Wrote N files" summary even in quiet mode (it is forced); the build reports its
+ * own progress, so drop that line and keep everything else (warnings, errors).
+ */
+function silenceSummary(elev: Eleventy): void {
+  const logger = elev.logger as { logWithOptions(o: { force?: boolean; color?: string }): void } | undefined;
+  if (!logger) return;
+  const original = logger.logWithOptions.bind(logger);
+  logger.logWithOptions = (o) => { if (!(o.force && o.color === 'green')) original(o); };
 }
 
 function countWritten(result: unknown): number {

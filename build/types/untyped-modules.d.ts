@@ -9,6 +9,7 @@ declare module '@11ty/eleventy' {
   export default class Eleventy {
     constructor(input: string, output: string, options?: { quietMode?: boolean; configPath?: string | false; config?: (cfg: never) => void });
     write(): Promise<unknown>;
+    logger: unknown;
   }
 }
 declare module 'autocannon' {
