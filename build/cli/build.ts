@@ -4,7 +4,7 @@ import { loadConfig } from '../config.ts';
 
 const config = loadConfig();
 try {
-  const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, log: (l) => console.error(l) });
+  const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, log: process.stderr.isTTY && !process.env.CI ? (l) => console.error(l) : undefined });
   console.log(`built ${r.toolsCount} tools into ${config.distDir} in ${(r.ms / 1000).toFixed(2)} s`);
 } catch (error) {
   if (error instanceof CatalogInvalidError) {
