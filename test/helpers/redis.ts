@@ -9,7 +9,8 @@ import { build } from '../../build/build.ts';
 import { childEnv, nodeArgs, ROOT } from './run-ts.ts';
 import { BASE_URL, FIXTURES } from './server.ts';
 
-export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server';
+// Found on PATH (Debian's redis-server package, as .ci/run installs it) unless REDIS_SERVER_PATH says otherwise.
+export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? 'redis-server';
 
 /** A port the OS just gave out; it may be taken again before use, so callers retry on a bind failure. */
 export function freePort(): Promise<number> {
