@@ -4,6 +4,7 @@ import { H3, type H3Event } from 'h3';
 import { httpError, renderError } from './errors.ts';
 import type { AppContext } from './context.ts';
 import { adminRoutes } from './routes/admin.ts';
+import { adminApiRoutes } from './routes/admin-apis.ts';
 import { cors } from './cors.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { contributeRoutes } from './routes/contribute.ts';
@@ -63,6 +64,7 @@ export function createApp(ctx: AppContext): H3 {
   openApiRoutes(app, ctx);
   mcpRoutes(app, ctx);
   adminRoutes(app, ctx);
+  adminApiRoutes(app, ctx);
   translateRoutes(app, ctx);
   contributeRoutes(app, ctx);
   // Register new route groups above this line: the 405 fallbacks below are derived from them.

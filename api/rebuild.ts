@@ -24,6 +24,8 @@ export interface RebuildStatus {
 export interface RebuildScheduler {
   /** Asks for a build that includes these aids' current contracts; returns at once. */
   request(aids: Iterable<string>): void;
+  /** Asks for a build with no tool changed: the API manifests and shared pages are rebuilt by every build. */
+  requestApis(): void;
   /** Resolves once no build runs and none is due (after a failure: once the retry is scheduled). */
   idle(): Promise<void>;
   status(): RebuildStatus;
@@ -52,6 +54,9 @@ export interface SchedulerOptions {
 export function createRebuildScheduler(options: SchedulerOptions): RebuildScheduler {
   const { run, debounceMs = 25, retryMs = 2_000, log = (l: string) => console.error(l) } = options;
   const pending = new Set<string>();
+  // A build is due although no aid is pending (API manifests changed).
+  let apisDue = false;
+  const due = () => pending.size > 0 || apisDue;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let backoff = 0;
@@ -61,7 +66,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   let waiters: (() => void)[] = [];
   const status: RebuildStatus = { running: false, queued: 0, builds: 0, failures: 0, last: null, last_error: null };
 
-  const quiet = () => !running && (timer === null ? pending.size === 0 || closed : retrying);
+  const quiet = () => !running && (timer === null ? !due() || closed : retrying);
   const settle = () => {
     if (!quiet()) return;
     const w = waiters;
@@ -83,9 +88,10 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
 
   async function loop(): Promise<void> {
     status.running = true;
-    while (pending.size > 0 && !closed) {
+    while (due() && !closed) {
       const aids = [...pending];
       pending.clear();
+      apisDue = false;
       status.queued = 0;
       try {
         const r = await run(aids);
@@ -96,6 +102,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       } catch (error) {
         // These aids' pages are not built yet: keep them, or a later incremental build would link stale files.
         for (const a of aids) pending.add(a);
+        apisDue = true;
         status.failures++;
         status.last_error = (error as Error).message.split('\n')[0]?.slice(0, 500) ?? 'build failed';
         log(`rebuild failed (${aids.length} aid(s) kept for a retry): ${status.last_error}`);
@@ -106,11 +113,11 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     status.running = false;
     status.queued = pending.size;
     running = null;
-    if (pending.size > 0) schedule(backoff || debounceMs, backoff > 0);
+    if (due()) schedule(backoff || debounceMs, backoff > 0);
     settle();
   }
 
-  return {
+  const scheduler: RebuildScheduler = {
     request(aids) {
       if (closed) return;
       for (const a of aids) pending.add(a);
@@ -122,6 +129,11 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
         timer = null;
       }
       schedule(debounceMs);
+    },
+    requestApis() {
+      if (closed) return;
+      apisDue = true;
+      scheduler.request([]);
     },
     idle() {
       if (quiet()) return Promise.resolve();
@@ -135,6 +147,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       settle();
     },
   };
+  return scheduler;
 }
 
 /**

@@ -18,9 +18,11 @@ export interface Suggestion {
   status: 'pending';
   /**
    * How it came: a micro_translation from the tax gate (when absent), or POST /api/v1/contribute as a
-   * command `fix` or a whole `contract` (then `value` is the contract as JSON text, `field` null).
+   * command `fix` or a whole `contract` (then `value` is the contract as JSON text, `field` null), or an
+   * admin API compile/ingest that would change a verified manifest's base_url or auth (`api`: `aid` is the
+   * service_name, `value` the manifest as JSON text).
    */
-  kind?: 'micro_translation' | 'fix' | 'contract';
+  kind?: 'micro_translation' | 'fix' | 'contract' | 'api';
   /** The contributor's note, if any. */
   note?: string;
 }

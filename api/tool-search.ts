@@ -23,6 +23,8 @@ export interface ToolSearch {
 export interface ApiSearch {
   /** Ids (service names) best first; empty query: the top by reliability. */
   search(q: string, limit: number): string[];
+  upsert(manifest: ApiManifestLike): void;
+  remove(id: string): void;
 }
 
 export { isListable } from '../build/views.ts';
@@ -82,5 +84,9 @@ export function createToolSearch(snapshot: Snapshot, options: { expansions?: Exp
 
 export function createApiSearch(manifests: ApiManifestLike[]): ApiSearch {
   const engine = engineOf(manifests.map(documentFromApiManifest));
-  return { search: (q, limit) => engine.search(q, { limit, kind: 'api' }).map((h) => h.id) };
+  return {
+    search: (q, limit) => engine.search(q, { limit, kind: 'api' }).map((h) => h.id),
+    upsert: (m) => engine.upsert(documentFromApiManifest(m)),
+    remove: (id) => { engine.remove(id); },
+  };
 }

@@ -1,6 +1,8 @@
 // The OpenAPI part for admin writes and contributions (merged into the document by routes/openapi.ts).
 // Request bodies are the TypeBox schemas the routes validate with; admin operations carry the
 // X-Admin-Secret security scheme.
+import { ApiManifest as ApiManifestFile } from '../../build/apis/manifest.ts';
+import { CompileApiRequest } from './admin-apis.ts';
 import { ContributionRequest } from './contribute.ts';
 import { AcceptRequest, UpdateTrustRequest } from './admin.ts';
 import { TranslateRequest } from './translate.ts';
@@ -33,8 +35,14 @@ export const adminComponentSchemas: Record<string, object> = {
   UpdateTrustResult: { type: 'object', required: ['status', 'updated', 'unknown', 'calculated_at'], properties: { status: { const: 'ok' }, updated: int, unknown: { type: 'array', items: str }, calculated_at: { type: 'string', format: 'date-time' } } },
   ContributionRequest,
   ContributionTicket: { type: 'object', required: ['status', 'ticket', 'kind', 'aid'], properties: { status: { const: 'queued' }, ticket: str, kind: { enum: ['contract', 'fix'] }, aid: str, note: str } },
-  Contribution: { type: 'object', required: ['id', 'aid', 'kind', 'submitted_at', 'status'], properties: { id: str, aid: str, kind: { enum: ['micro_translation', 'fix', 'contract'] }, field: { enum: ['install_cmd', 'execute_cmd', null] }, value: str, contract: {}, note: str, agent: str, submitted_at: { type: 'string', format: 'date-time' }, status: { const: 'pending' } } },
+  Contribution: { type: 'object', required: ['id', 'aid', 'kind', 'submitted_at', 'status'], properties: { id: str, aid: str, kind: { enum: ['micro_translation', 'fix', 'contract', 'api'] }, field: { enum: ['install_cmd', 'execute_cmd', null] }, value: str, contract: {}, manifest: {}, note: str, agent: str, submitted_at: { type: 'string', format: 'date-time' }, status: { const: 'pending' } } },
   AcceptRequest,
+  CompileApiRequest,
+  ApiManifestFile,
+  ApiWriteResult: { oneOf: [
+    { type: 'object', required: ['status', 'service_name', 'created', 'manifest'], properties: { status: { const: 'ok' }, service_name: str, created: { type: 'boolean' }, manifest: ref('ApiManifestFile') } },
+    { type: 'object', required: ['status', 'service_name', 'ticket', 'changes'], properties: { status: { const: 'queued' }, service_name: str, ticket: str, changes: { type: 'array', items: str } } },
+  ] },
   RebuildStatus: { type: 'object', required: ['running', 'queued', 'builds', 'failures'], properties: { running: { type: 'boolean' }, queued: int, builds: int, failures: int, last: { type: ['object', 'null'] }, last_error: { type: ['string', 'null'] } } },
 };
 
@@ -51,6 +59,16 @@ export const adminPaths = {
     200: json(ref('TranslateResult'), 'Stored'), 404: error('The upstream has no such repository, project, package or contract'), 422: invalid,
     502: error('The upstream is down, slow (10 s), too large (5 MB), redirected elsewhere, or gave data that makes no valid contract'),
   }, body('TranslateRequest', '64 KB')) },
+  '/admin/apis/compile': { post: admin('compileApi', 'Compile one OpenAPI 2.0/3.x definition (by url on an allowed host, or posted) into an API manifest and store it; a change of a verified manifest\'s base_url or auth is queued for review instead', {
+    200: json(ref('ApiWriteResult'), 'Stored; the services search shows it at once, the static site after a rebuild'),
+    202: json(ref('ApiWriteResult'), 'Queued for review (accept with POST /admin/contributions/{id}/accept)'),
+    404: error('The definition host has no such file'), 409: error('The same change is already queued, or the queue is full'), 413: error('Body over 5 MB'), 415: error('Body is not JSON'),
+    422: invalid, 502: error('The definition host is down, slow (10 s), too large (5 MB), redirected elsewhere, or its definition cannot be compiled'),
+  }, body('CompileApiRequest', '5 MB')) },
+  '/admin/apis/ingest': { post: admin('ingestApi', 'Store a ready API manifest file (catalog/apis format, validated); a change of a verified manifest\'s base_url or auth is queued for review instead', {
+    200: json(ref('ApiWriteResult'), 'Stored'), 202: json(ref('ApiWriteResult'), 'Queued for review'),
+    409: error('The same change is already queued, or the queue is full'), 413: error('Body over 1 MB'), 415: error('Body is not JSON'), 422: invalid,
+  }, body('ApiManifestFile', '1 MB')) },
   '/admin/update-trust': { post: admin('updateTrust', 'Set reliability_score (and record.reliability_calculated_at) for up to 10,000 tools; nothing else changes', {
     200: json(ref('UpdateTrustResult'), 'Applied; unknown aids listed'), 413: error('Body over 2 MB'), 422: invalid,
   }, body('UpdateTrustRequest', '2 MB')) },

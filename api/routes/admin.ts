@@ -5,6 +5,7 @@
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import Type from 'typebox';
 import { requireAdmin } from '../admin-auth.ts';
+import { acceptApi } from '../api-writes.ts';
 import { readJsonBody } from '../body.ts';
 import { COMMAND_FIELDS, type CommandField, ContractInvalidError, contractValidationError, putContract, setCommand, updateTrust } from '../catalog-writes.ts';
 import type { AppContext } from '../context.ts';
@@ -59,11 +60,11 @@ export async function ingest(ctx: AppContext, value: unknown, prefix: (string | 
 /** A queued item as the admin sees it: a proposed contract is shown parsed. */
 function shown(s: Suggestion) {
   const kind = s.kind ?? 'micro_translation';
-  if (kind !== 'contract') return { ...s, kind };
+  if (kind !== 'contract' && kind !== 'api') return { ...s, kind };
   const { value, ...rest } = s;
   let contract: unknown = null;
   try { contract = JSON.parse(value); } catch { /* shown as null; accept will refuse it */ }
-  return { ...rest, kind, contract };
+  return kind === 'api' ? { ...rest, kind, manifest: contract } : { ...rest, kind, contract };
 }
 
 async function suggestionOf(event: H3Event, ctx: AppContext): Promise<Suggestion> {
@@ -75,6 +76,7 @@ async function suggestionOf(event: H3Event, ctx: AppContext): Promise<Suggestion
 
 /** Applies a queued item exactly like an admin write; the item leaves the queue only once applied. */
 async function accept(ctx: AppContext, s: Suggestion, field: CommandField | undefined) {
+  if (s.kind === 'api') return acceptApi(ctx, s);
   if (s.kind === 'contract') {
     let value: unknown;
     try { value = JSON.parse(s.value); } catch { throw httpError(422, 'the queued contract is not valid JSON; reject it'); }
