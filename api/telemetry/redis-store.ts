@@ -87,6 +87,36 @@ function byAgent(h: Record<string, string>): Partial<Record<AgentClass, number>>
 /** Counts the way the file store's aggregator does: 2xx success, 400-599 failure, the rest neither. */
 const outcomeOf = (e: ReportEvent) => (e.execution_feedback >= 200 && e.execution_feedback <= 299 ? 'successes' : e.execution_feedback >= 400 ? 'failures' : '');
 
+const emptyCounters = (): ToolCounters => ({
+  requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, lookups: 0, lookups_by_agent: {}, trend_keywords: [], last_report_at: null,
+});
+
+/**
+ * Counters shown next to a contract are secondary: while Redis is unreachable a read answers the last
+ * value this process saw (or zeros) instead of failing the lookup it decorates. Reports still fail (503).
+ */
+function staleReads(maxEntries = 20_000) {
+  const last = new Map<string, unknown>();
+  let warnedAt = 0;
+  return {
+    async read<T>(key: string, fresh: () => Promise<T>, empty: () => T): Promise<T> {
+      try {
+        const value = await fresh();
+        last.delete(key);
+        last.set(key, value);
+        if (last.size > maxEntries) last.delete(last.keys().next().value as string);
+        return value;
+      } catch (error) {
+        if (Date.now() - warnedAt > 10_000) {
+          warnedAt = Date.now();
+          console.error(`telemetry: Redis read failed, serving last known counters: ${(error as Error).message}`);
+        }
+        return (last.get(key) as T | undefined) ?? empty();
+      }
+    },
+  };
+}
+
 export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetryStore {
   const { client } = options;
   const p = `${options.prefix ?? 'tcc:'}telemetry:`;
@@ -108,6 +138,7 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
     return work.finally(() => inFlight.delete(work));
   };
   let closed = false;
+  const stale = staleReads();
 
   return {
     record(event) {
@@ -130,7 +161,7 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
       });
     },
 
-    async counters(aid): Promise<ToolCounters> {
+    counters: (aid) => stale.read(`c:${aid}`, async (): Promise<ToolCounters> => {
       const [h, top] = await Promise.all([client.hgetall(toolKey(aid)), client.zrange(kwKey(aid), 0, TOP_KEYWORDS - 1, 'WITHSCORES')]);
       const trend_keywords: ToolCounters['trend_keywords'] = [];
       for (let i = 0; i + 1 < top.length; i += 2) trend_keywords.push({ keyword: top[i] as string, count: -Number(top[i + 1]) });
@@ -138,15 +169,15 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
         requests: int(h.requests), successes: int(h.successes), failures: int(h.failures), votes: votesOf(h),
         lookups: int(h.lookups), lookups_by_agent: byAgent(h), trend_keywords, last_report_at: h.last_report_at ?? null,
       };
-    },
+    }, emptyCounters),
 
-    async totals(): Promise<TelemetryTotals> {
+    totals: () => stale.read('totals', async (): Promise<TelemetryTotals> => {
       const [h, reported] = await Promise.all([client.hgetall(keys.totals), client.scard(keys.reported)]);
       return {
         events: int(h.events), lookups: int(h.lookups), requests: int(h.requests), successes: int(h.successes),
         failures: int(h.failures), votes: votesOf(h), tools_reported: reported, lookups_by_agent: byAgent(h),
       };
-    },
+    }, () => ({ events: 0, lookups: 0, requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, tools_reported: 0, lookups_by_agent: {} })),
 
     async evidence(): Promise<ToolEvidence[]> {
       const aids = (await client.smembers(keys.judged)).sort();
