@@ -14,7 +14,7 @@ import { robotsTxt } from './discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from './discovery/sitemap.ts';
 export { writeFiles } from './write-files.ts';
 import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
-import { linkUnchanged, reusableBuild } from './incremental.ts';
+import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';
 import { siteData } from './site-data.ts';
 import { runJobInWorker } from './worker-tasks.ts';
@@ -45,6 +45,8 @@ export interface BuildResult {
   ms: number;
   phases: Record<string, number>;
   incremental: boolean;
+  /** Settles when old builds are removed (in the background; awaited only by tests and tools). */
+  pruned: Promise<void>;
 }
 
 export class CatalogInvalidError extends Error {
@@ -112,26 +114,28 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const buildDir = await createBuildDir(options.distDir);
   try {
     // Which tools need their own page and JSON written: all of them, or the changed and the new ones.
-    let render = tools;
-    if (prev) {
-      const changed = new Set(options.changedAids);
-      const missing = new Set(await phase('link', async () => linkUnchanged(prev, buildDir, tools.map((t) => t.identity.aid).filter((a) => !changed.has(a)))));
-      render = tools.filter((t) => changed.has(t.identity.aid) || missing.has(t.identity.aid));
-    }
+    const changed = new Set(options.changedAids);
+    const render = prev ? toRender(prev, tools, changed) : tools;
+    const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
+    // Contract-only artifacts (static JSON, search) on the second core while this thread links the
+    // unchanged tools' files and Eleventy renders HTML.
+    const side = runJobInWorker({
+      buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null, apis: apis.served.map(servedManifest), prevDir: prev?.dir ?? null,
+    });
+    side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
+    if (prev) await phase('link', async () => linkUnchanged(prev, buildDir, tools.map((t) => t.identity.aid).filter((a) => !toolAids?.has(a)), 'html'));
     const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...(await schemaFiles(options.catalogDir))]));
-    // Contract-only artifacts on the second core while Eleventy renders HTML on this one.
-    const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
-    const side = runJobInWorker({ buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null, apis: apis.served.map(servedManifest) });
-    side.catch(() => undefined); // awaited below; avoid an unhandled rejection while HTML renders
     const pages = await phase('html', () => renderSite(site, buildDir, { toolAids }));
     Object.assign(phases, (await phase('worker-wait', () => side)).phases);
     const ms = Math.round(performance.now() - started);
     const info = { generated_at: generatedAt, base_url: baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
     await phase('swap', () => swapIn(options.distDir, buildDir));
-    await pruneBuilds(options.distDir);
-    return { buildDir, toolsCount: tools.length, apisCount, files: pages + render.length + apisCount, ms, phases, incremental: Boolean(prev) };
+    // Deleting an old build (tens of thousands of files) must not delay this write's visibility or the
+    // next build: it runs in the background and only ever touches folders other than the current one.
+    const pruned = pruneBuilds(options.distDir).catch(() => undefined);
+    return { pruned, buildDir, toolsCount: tools.length, apisCount, files: pages + render.length + apisCount, ms, phases, incremental: Boolean(prev) };
   } catch (error) {
     await fsp.rm(buildDir, { recursive: true, force: true });
     throw error;

@@ -2,9 +2,10 @@
 // hard-linked from the current build (no copy, no re-render). Shared files (indexes, discovery, search)
 // are always written anew. Links are safe because nothing ever writes into a linked file: each build
 // writes only files that do not exist yet in its own fresh folder.
-import { existsSync, linkSync, mkdirSync, promises as fsp } from 'node:fs';
+import { linkSync, mkdirSync, promises as fsp, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { BUILD_INFO } from './dist-swap.ts';
+import type { ToolContract } from './contract.ts';
 import { STATIC_TOOLS_DIR } from './discovery/static-json.ts';
 
 /** The files that belong to exactly one tool, relative to a build folder. */
@@ -26,22 +27,32 @@ export async function reusableBuild(currentDir: string | null, baseUrl: string):
   }
 }
 
+/** Aids whose per-tool files the previous build holds (one directory listing, not a stat per tool). */
+function builtAids(prev: PreviousBuild): Set<string> {
+  const json = new Set(readdirSync(path.join(prev.dir, STATIC_TOOLS_DIR)).map((n) => n.replace(/\.json$/, '')));
+  return new Set(readdirSync(path.join(prev.dir, 'tools')).filter((aid) => json.has(aid)));
+}
+
+/** The tools that need their own files written: changed ones and ones the previous build lacks. */
+export function toRender(prev: PreviousBuild, tools: ToolContract[], changed: Set<string>): ToolContract[] {
+  const built = builtAids(prev);
+  return tools.filter((t) => changed.has(t.identity.aid) || !built.has(t.identity.aid));
+}
+
 /**
- * Links the per-tool files of `aids` that exist in the previous build into `dir`; answers the aids whose
- * files were missing there (new tools), which the caller must render.
+ * Hard-links one kind of per-tool file of `aids` (all present in the previous build) into `dir`:
+ * `html` (tools/<aid>/index.html, one folder each) on the main thread, `json` on the build worker, so
+ * the two halves run in parallel.
  */
-export function linkUnchanged(prev: PreviousBuild, dir: string, aids: Iterable<string>): string[] {
-  const missing: string[] = [];
-  const made = new Set<string>();
-  for (const aid of aids) {
-    const files = perToolFiles(aid);
-    if (!files.every((f) => existsSync(path.join(prev.dir, f)))) { missing.push(aid); continue; }
-    for (const f of files) {
-      const target = path.join(dir, f);
-      const parent = path.dirname(target);
-      if (!made.has(parent)) { mkdirSync(parent, { recursive: true }); made.add(parent); }
-      linkSync(path.join(prev.dir, f), target);
-    }
+export function linkUnchanged(prev: PreviousBuild, dir: string, aids: Iterable<string>, kind: 'html' | 'json'): void {
+  if (kind === 'json') {
+    mkdirSync(path.join(dir, STATIC_TOOLS_DIR), { recursive: true });
+    for (const aid of aids) linkSync(path.join(prev.dir, STATIC_TOOLS_DIR, `${aid}.json`), path.join(dir, STATIC_TOOLS_DIR, `${aid}.json`));
+    return;
   }
-  return missing;
+  mkdirSync(path.join(dir, 'tools'), { recursive: true });
+  for (const aid of aids) {
+    mkdirSync(path.join(dir, 'tools', aid));
+    linkSync(path.join(prev.dir, 'tools', aid, 'index.html'), path.join(dir, 'tools', aid, 'index.html'));
+  }
 }
