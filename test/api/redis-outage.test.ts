@@ -14,7 +14,9 @@ describe('Redis outage', () => {
   });
 
   beforeAll(async () => {
-    [redis, site] = await Promise.all([startRedis({ args: ['--appendonly', 'yes', '--appendfsync', 'always'] }), prepareSite()]);
+    // One after the other: if the second fails, afterAll still stops the first.
+    redis = await startRedis({ args: ['--appendonly', 'yes', '--appendfsync', 'always'] });
+    site = await prepareSite();
     const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(0) }) });
     server = await startServer(config, { telemetryRatePerMin: 0 });
   });

@@ -25,7 +25,9 @@ describe('two API processes sharing one Redis', () => {
   let client: Redis;
 
   beforeAll(async () => {
-    [redis, site] = await Promise.all([startRedis(), prepareSite()]);
+    // One after the other: if the second fails, afterAll still stops the first.
+    redis = await startRedis();
+    site = await prepareSite();
     const env = (n: number) => site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), RATE_LIMIT_TELEMETRY_PER_MIN: '0' });
     servers = await Promise.all([startApiProcess(env(0)), startApiProcess(env(1))]);
     client = new Redis(redis.url);

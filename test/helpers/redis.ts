@@ -24,6 +24,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+// Children still running when the test process exits (a failed hook, an interrupted run) die with it.
+const running = new Set<ChildProcess>();
+process.once('exit', () => { for (const c of running) c.kill('SIGKILL'); });
+function track(child: ChildProcess): ChildProcess {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
@@ -76,7 +85,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisProce
   let port = 0;
   let child: ChildProcess | null = null;
   const launch = async () => {
-    const c = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--protected-mode', 'yes', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = track(spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--protected-mode', 'yes', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
     child = c;
     await waitForOutput(c, /Ready to accept connections/, 15_000);
     c.stdout?.resume();
@@ -120,9 +129,9 @@ export interface ApiProcess {
 export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
   // node --import tsx: one process, so kill9() kills the server itself (the tsx CLI would leave a grandchild).
   const [cmd, args] = nodeArgs('api/main.ts');
-  const child = spawn(cmd, args, {
+  const child = track(spawn(cmd, args, {
     cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let url: string;
   try {
     url = (await waitForOutput(child, /listening on (http:\/\/\S+)/, 60_000))[1] as string;
