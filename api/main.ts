@@ -3,7 +3,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { build, CatalogInvalidError } from '../build/build.ts';
 import { BUILD_INFO } from '../build/dist-swap.ts';
-import { ConfigError, type Config, loadConfig } from '../build/config.ts';
+import { catalogStoreFor } from '../build/catalog-store.ts';
+import { ConfigError, type Config, loadConfig, redactUrl, StorageUrlError } from '../build/config.ts';
 import { startServer } from './server.ts';
 
 async function newestMtime(dir: string): Promise<number> {
@@ -21,6 +22,19 @@ export async function needsBuild(config: Config): Promise<boolean> {
   return (await newestMtime(config.catalogDir)) > built.mtimeMs;
 }
 
+/** STORAGE_URL must name a reachable Redis before anything is built or served from it. */
+async function checkStorage(config: Config): Promise<void> {
+  const url = config.storageUrl;
+  if (!url) return;
+  if (!/^rediss?:\/\//i.test(url)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(url)}`);
+  const store = catalogStoreFor(config);
+  try {
+    await store.overlay?.ready();
+  } finally {
+    await store.storage.dispose();
+  }
+}
+
 async function main() {
   let config: Config;
   try {
@@ -29,11 +43,12 @@ async function main() {
     if (error instanceof ConfigError) { console.error(error.message); process.exit(2); }
     throw error;
   }
+  await checkStorage(config);
   // --no-build: serve the API (and whatever dist/ holds) without building, e.g. behind a CDN that hosts dist/.
   if (!process.argv.includes('--no-build') && (await needsBuild(config))) {
     console.error('dist/ is missing or older than the catalog: building');
     try {
-      const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
+      const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
       console.error(`built ${r.toolsCount} tools in ${(r.ms / 1000).toFixed(1)} s`);
     } catch (error) {
       if (!(error instanceof CatalogInvalidError)) throw error;
@@ -48,4 +63,12 @@ async function main() {
   process.on('SIGTERM', stop);
 }
 
-await main();
+try {
+  await main();
+} catch (error) {
+  // An unreachable or malformed STORAGE_URL is an operator's problem, not a bug: one line, no stack,
+  // never the password (redactUrl).
+  if (!(error instanceof StorageUrlError)) throw error;
+  console.error(`not started: ${error.message}`);
+  process.exit(1);
+}

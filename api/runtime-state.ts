@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createStorage, type Storage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
-import type { Config } from '../build/config.ts';
+import { type Config, redactUrl, StorageUrlError } from '../build/config.ts';
 import { type RateLimiter, telemetryRatePerMinute, tokenBucketLimiter } from './rate-limit.ts';
 import { redisRateLimiter } from './rate-limit-redis.ts';
 import { fileReviewQueue, type ReviewQueue } from './review-queue.ts';
@@ -41,18 +41,9 @@ export interface RuntimeStateOptions {
   redisPrefix?: string;
 }
 
-export class StorageUrlError extends Error {}
+export { StorageUrlError } from '../build/config.ts';
 
-/** The URL with any password replaced, for messages. */
-export function redactUrl(raw: string): string {
-  try {
-    const u = new URL(raw);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
+export { redactUrl } from '../build/config.ts';
 
 async function connectRedis(url: string): Promise<{ storage: Storage; client: Redis }> {
   const driver = redisDriver({

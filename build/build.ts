@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { loadApiSnapshot } from './api-snapshot.ts';
 import { API_PAGE_PATHS, apiPagesData } from './api-site-data.ts';
-import { createCatalogStore } from './catalog-store.ts';
+import { catalogStoreFor } from './catalog-store.ts';
 import type { ToolContract } from './contract.ts';
 import { AGENT_DOCUMENT_PATHS, agentDocument } from './discovery/agent-document.ts';
 import { servedManifest } from './discovery/api-static.ts';
@@ -27,6 +27,8 @@ export interface BuildOptions {
   baseUrl: string;
   /** Origin the CDN config proxies dynamic paths to; defaults to baseUrl. */
   apiOrigin?: string;
+  /** STORAGE_URL: with redis://, read the catalog as the API serves it (admin writes in Redis over the files). */
+  storageUrl?: string;
   /** Use this snapshot instead of reading the catalog (benchmarks, the API's rebuilds). */
   snapshot?: Snapshot;
   /**
@@ -96,8 +98,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     return out;
   };
 
-  const store = createCatalogStore({ dir: options.catalogDir });
-  const [snapshot, apis] = await phase('load', () => Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]));
+  const store = catalogStoreFor({ catalogDir: options.catalogDir, storageUrl: options.storageUrl });
+  const [snapshot, apis] = await phase('load', () => Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]))
+    .finally(() => store.storage.dispose());
   // A given snapshot (the API's live rebuilds) was already filtered by its loader: a bad API file is
   // skipped there too, as the server skips it, rather than stopping every rebuild until someone fixes it.
   if (options.snapshot) for (const e of apis.errors) log(`skipped: ${e}`);

@@ -1,7 +1,10 @@
-// The one way code reads and writes contract files. It sits on an unstorage mount (atomic fs driver over
-// CATALOG_DIR by default) so the scale-out work can overlay admin writes in Redis without touching callers.
+// The one way code reads and writes contract files. It sits on an unstorage mount: the atomic fs driver
+// over CATALOG_DIR, or with STORAGE_URL=redis:// (catalogStoreFor) an overlay whose writes live in Redis
+// over those files (build/storage/overlay-driver.ts, redis-overlay.ts). Callers see the same interface.
 import { createStorage, type Driver, type Storage } from 'unstorage';
 import { atomicFsDriver } from './storage/atomic-fs-driver.ts';
+import { overlayDriver } from './storage/overlay-driver.ts';
+import { type CatalogOverlay, redisOverlay } from './storage/redis-overlay.ts';
 
 export type RecordKind = 'tools' | 'apis';
 
@@ -24,6 +27,8 @@ export interface CatalogStore {
   /** Writes the record as pretty JSON; answers whether it was new. */
   write(kind: RecordKind, id: string, value: unknown): Promise<{ created: boolean }>;
   remove(kind: RecordKind, id: string): Promise<void>;
+  /** Present when writes go to Redis over the files (catalogStoreFor with a STORAGE_URL). */
+  readonly overlay?: CatalogOverlay;
 }
 
 const key = (kind: RecordKind, id: string) => `${kind}:${id}.json`;
@@ -91,6 +96,33 @@ export function createCatalogStore(options: { dir: string; label?: string; drive
     async remove(kind, id) {
       if (!isSafeId(id)) return;
       await storage.removeItem(key(kind, id));
+    },
+  };
+}
+
+/**
+ * The catalog as this configuration serves it: the files alone, or with STORAGE_URL=redis:// the files
+ * under the Redis overlay, where every write (and deletion, as a tombstone) goes and is announced to the
+ * other instances. Release it with `store.storage.dispose()`.
+ */
+export function catalogStoreFor(config: { catalogDir: string; storageUrl?: string | undefined }, options: { label?: string; redisPrefix?: string } = {}): CatalogStore {
+  const { catalogDir: dir, storageUrl } = config;
+  const label = options.label === undefined ? {} : { label: options.label };
+  if (!storageUrl || !/^rediss?:\/\//i.test(storageUrl)) return createCatalogStore({ dir, ...label });
+  const overlay = redisOverlay(storageUrl, options.redisPrefix);
+  const store = createCatalogStore({ dir, ...label, driver: overlayDriver({ top: overlay.driver, base: atomicFsDriver({ base: dir }) }) });
+  return {
+    ...store,
+    overlay,
+    async write(kind, id, value) {
+      const r = await store.write(kind, id, value);
+      await overlay.changed(kind, id);
+      return r;
+    },
+    async remove(kind, id) {
+      if (!isSafeId(id)) return;
+      await store.remove(kind, id);
+      await overlay.changed(kind, id);
     },
   };
 }

@@ -15,6 +15,20 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** STORAGE_URL is malformed or its Redis cannot be reached: the process cannot start (message is password-free). */
+export class StorageUrlError extends ConfigError {}
+
+/** The URL with any password replaced, for messages (STORAGE_URL may carry one). */
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 3000;
   const n = Number(raw);

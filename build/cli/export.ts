@@ -1,0 +1,92 @@
+// npm run export [-- --clear]: writes the admin writes kept in Redis (STORAGE_URL=redis://, the catalog
+// overlay) back as files under catalog/, so they can go into the repository by pull request: the
+// repository stays the source of truth, Redis only holds what was written since the last export.
+//   - each record is validated as `npm run validate` would; an invalid one is reported and not written;
+//   - a tombstone deletes the file; every file is written atomically (temp file, fsync, rename);
+//   - --clear then removes each exported key from Redis, but only if it still holds the value exported
+//     (a compare-and-delete), so a write made during the export is kept for the next one.
+// Servers keep serving the same content throughout: before --clear from Redis, after it from the files.
+import path from 'node:path';
+import { catalogStoreFor, createCatalogStore, isSafeId, type RecordKind, type StoredFile } from '../catalog-store.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { TOMBSTONE, topEntries } from '../storage/overlay-driver.ts';
+import { checkApiFiles } from '../validate-apis.ts';
+import { checkToolFiles } from '../validate-catalog.ts';
+
+const CLEAR = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const KINDS: RecordKind[] = ['tools', 'apis'];
+
+interface Exported { key: string; value: string }
+
+function parsed(id: string, file: string, text: string): StoredFile {
+  try {
+    return { id, file, value: JSON.parse(text) };
+  } catch (error) {
+    return { id, file, parseError: `not valid JSON (${(error as Error).message})` };
+  }
+}
+
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const clear = process.argv.includes('--clear');
+  if (!config.storageUrl) throw new ConfigError('npm run export reads the catalog overlay in Redis: set STORAGE_URL=redis://host:port/db');
+  const label = path.relative(process.cwd(), config.catalogDir) || 'catalog';
+  const overlayStore = catalogStoreFor(config);
+  const overlay = overlayStore.overlay;
+  if (!overlay) throw new ConfigError('STORAGE_URL must be redis://host:port/db (or rediss://)');
+  const files = createCatalogStore({ dir: config.catalogDir, label });
+  const exported: Exported[] = [];
+  let written = 0;
+  let deleted = 0;
+  let invalid = 0;
+  try {
+    await overlay.ready();
+    for (const kind of KINDS) {
+      const entries = (await topEntries(overlay.driver, `${kind}:`)).sort((a, b) => (a.key < b.key ? -1 : 1));
+      for (const { key, value } of entries) {
+        const id = key.slice(kind.length + 1, -'.json'.length);
+        const file = `${label}/${kind}/${id}.json`;
+        if (!key.endsWith('.json') || !isSafeId(id)) { console.log(`skipped ${key}: not a catalog record key`); continue; }
+        if (value === TOMBSTONE) {
+          if (await files.read(kind, id)) { await files.remove(kind, id); console.log(`deleted ${file}`); deleted++; }
+          exported.push({ key, value });
+          continue;
+        }
+        const record = parsed(id, file, value);
+        const errors = (kind === 'tools' ? checkToolFiles([record]) : checkApiFiles([record])).errors;
+        if (errors.length) {
+          for (const e of errors) console.error(e);
+          console.error(`not exported: ${file} (invalid; fix it through the API or delete the key)`);
+          invalid++;
+          continue;
+        }
+        const current = await files.read(kind, id);
+        if (JSON.stringify(current?.value) !== JSON.stringify(record.value)) {
+          await files.write(kind, id, record.value);
+          console.log(`wrote ${file}`);
+          written++;
+        }
+        exported.push({ key, value });
+      }
+    }
+    let cleared = 0;
+    if (clear) {
+      const client = overlay.client();
+      for (const e of exported) cleared += Number(await client.eval(CLEAR, 1, `${overlay.names.base}:${e.key}`, e.value));
+    }
+    const kept = clear ? `; cleared ${cleared} key(s) from Redis${cleared < exported.length ? ` (${exported.length - cleared} changed meanwhile, kept)` : ''}` : '';
+    console.log(`export: ${written} written, ${deleted} deleted, ${exported.length - written - deleted} unchanged, ${invalid} invalid${kept}`);
+    if (written + deleted > 0) console.log(`review with \`git status ${label}\` and open a pull request`);
+    return invalid > 0 ? 1 : 0;
+  } finally {
+    await overlayStore.storage.dispose();
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exitCode = 2;
+}
