@@ -11,6 +11,8 @@ export interface BuildTarget {
   distDir: string;
   baseUrl: string;
   apiOrigin?: string;
+  /** STORAGE_URL: the build reads API manifests through the same Redis overlay as the server. */
+  storageUrl?: string;
 }
 
 export interface BuildSummary {

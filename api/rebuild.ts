@@ -3,8 +3,8 @@
 // build gets the changed aids, so it re-renders those and links every other tool's files. build() writes
 // into a fresh folder and swaps dist/ atomically, so readers see the old site or the new one.
 //
-// Behind an interface so the scale-out work can put a distributed lock around `run` (one builder for
-// several API processes) without touching the writers.
+// Behind an interface: with several API processes on one Redis, `run` is wrapped in a distributed lock
+// (api/rebuild-shared.ts) and answers `skipped` when another process builds or nothing is left to build.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { BUILD_INFO } from '../build/dist-swap.ts';
@@ -16,6 +16,8 @@ export interface RebuildStatus {
   queued: number;
   /** Builds finished successfully since start. */
   builds: number;
+  /** Runs that built nothing here: another process held the rebuild lock, or had already built everything. */
+  skipped: number;
   failures: number;
   last: { finished_at: string; ms: number; aids: number; incremental: boolean; tools_count: number; phases?: Record<string, number> } | null;
   last_error: string | null;
@@ -39,6 +41,8 @@ export interface RunResult {
   incremental: boolean;
   /** Where the build's time went (build() phase timings), shown in the status for operators. */
   phases?: Record<string, number>;
+  /** Nothing was built by this process (see RebuildStatus.skipped); not counted as a build. */
+  skipped?: boolean;
 }
 
 export interface SchedulerOptions {
@@ -64,7 +68,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   let retrying = false;
   let closed = false;
   let waiters: (() => void)[] = [];
-  const status: RebuildStatus = { running: false, queued: 0, builds: 0, failures: 0, last: null, last_error: null };
+  const status: RebuildStatus = { running: false, queued: 0, builds: 0, skipped: 0, failures: 0, last: null, last_error: null };
 
   const quiet = () => !running && (timer === null ? !due() || closed : retrying);
   const settle = () => {
@@ -96,6 +100,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       try {
         const r = await run(aids);
         backoff = 0;
+        if (r.skipped) { status.skipped++; continue; }
         status.builds++;
         status.last = { finished_at: new Date().toISOString(), ms: r.ms, aids: aids.length, incremental: r.incremental, tools_count: r.toolsCount, ...(r.phases ? { phases: r.phases } : {}) };
         status.last_error = null;

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
-import { createCatalogStore } from '../build/catalog-store.ts';
+import { catalogStoreFor } from '../build/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/snapshot.ts';
 import { memoryAuthFailures } from './admin-auth.ts';
@@ -14,6 +14,7 @@ import { workerBuilder } from './rebuild-worker.ts';
 import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
 import { createRuntimeState } from './runtime-state.ts';
+import { scaleOut } from './scale-out.ts';
 import { builtExpansions, createToolSearch } from './tool-search.ts';
 
 export interface RunningServer {
@@ -35,17 +36,25 @@ export interface ServerOptions {
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
-  const store = createCatalogStore({ dir: config.catalogDir });
-  const snapshot = await loadSnapshot(store);
+  // Files under DATA_DIR, or Redis when STORAGE_URL says so (runtime-state.ts decides). First, so an
+  // unreachable Redis stops the start before anything else is loaded.
+  const runtime = await createRuntimeState(config, { telemetryRatePerMin: options.telemetryRatePerMin });
+  const { telemetry } = runtime;
+  // The catalog files, under the Redis overlay of admin writes when STORAGE_URL is redis://.
+  const store = catalogStoreFor(config);
+  const snapshot = await loadSnapshot(store).catch(async (error) => {
+    await store.storage.dispose();
+    await runtime.close();
+    throw error;
+  });
   if (snapshot.errors.length) {
     for (const e of snapshot.errors.slice(0, 20)) console.error(`skipped: ${e}`);
   }
-  // Files under DATA_DIR, or Redis when STORAGE_URL says so (runtime-state.ts decides).
-  const runtime = await createRuntimeState(config, { telemetryRatePerMin: options.telemetryRatePerMin });
-  const { telemetry } = runtime;
-  // Rebuilds run on a worker thread from the snapshot current when each build starts.
-  const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
-  const rebuild = createRebuildScheduler({ run: (aids) => builder.run(ctx.snapshot.tools, aids) });
+  // Rebuilds run on a worker thread from the snapshot current when each build starts; with several
+  // processes on one Redis, behind the shared rebuild lock (scale-out.ts).
+  const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, ...(store.overlay && config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
+  const group = scaleOut(store, () => ctx, (aids) => builder.run(ctx.snapshot.tools, aids));
+  const rebuild = createRebuildScheduler({ run: group.run });
   if (config.adminSecret) builder.warm();
   const ctx: AppContext = {
     config,
@@ -64,7 +73,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     contributeLimiter: contributionLimiter(),
   };
   // Writes whose rebuild was cut short by a crash or stop: let the static site catch up, in the background.
-  staleAids(config.catalogDir, config.distDir).then((aids) => { if (aids.length) rebuild.request(aids); }, () => undefined);
+  await group.start(rebuild, staleAids(config.catalogDir, config.distDir));
   const app = createApp(ctx);
   const handle = toNodeHandler(app);
   // Timeouts are enforced on each check, every second (Node's default is every 30 s).
@@ -88,7 +97,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
+    await group.close();
     await rebuild.close();
+    await store.storage.dispose();
     await runtime.close();
     throw error;
   }
@@ -101,8 +112,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     close: async () => {
       await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
       // A build in flight finishes (its swap is atomic either way); queued aids are left to the next start.
+      await group.close();
       await rebuild.close();
       await builder.close();
+      await store.storage.dispose();
       // After the last request: every acknowledged event is already durable; this releases files and connections.
       await runtime.close();
     },

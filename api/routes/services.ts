@@ -43,6 +43,8 @@ export interface ApiCatalog {
    * keeps its records; the search index is shared and updated in place (rebuilding it takes ~0.5 s).
    */
   with(record: ApiRecord): ApiCatalog;
+  /** A new catalog without this service (deleted by another instance; see api/catalog-sync.ts). */
+  without(name: string): ApiCatalog;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -92,6 +94,12 @@ function catalogOf(byName: Map<string, ApiRecord>, engine: ApiSearch): ApiCatalo
         next.delete(record.service_name);
         engine.remove(record.service_name);
       }
+      return catalogOf(next, engine);
+    },
+    without(name) {
+      const next = new Map(byName);
+      next.delete(name);
+      engine.remove(name);
       return catalogOf(next, engine);
     },
   };

@@ -1,0 +1,108 @@
+// Several API processes on one Redis: a write on one of them is announced on the changes channel
+// (build/storage/redis-overlay.ts); every other one reloads the changed records from the shared store into
+// its snapshot, tool search and API catalog at once, then wakes its rebuild scheduler (the rebuild lock
+// decides who builds). Records are re-read rather than carried in the notice, so whatever order notices
+// arrive in, each process ends on what the store holds now. Reloads run inside the write lock, so a local
+// write and a reload of the same record never interleave.
+//
+// Pub/sub delivers nothing to a disconnected subscriber: after a reconnect the whole catalog is compared
+// with the store once, so a notice missed during an outage is never missed for good.
+import type { Redis } from 'ioredis';
+import type { StoredFile } from '../build/catalog-store.ts';
+import type { ToolContract } from '../build/contract.ts';
+import type { ChangeNotice, CatalogOverlay } from '../build/storage/redis-overlay.ts';
+import { snapshotOf } from '../build/snapshot.ts';
+import { checkToolFiles } from '../build/validate-catalog.ts';
+import { withWriteLock } from './catalog-writes.ts';
+import type { AppContext } from './context.ts';
+import type { Changes } from './rebuild-shared.ts';
+import { isApiRecord } from './routes/services.ts';
+
+type SyncContext = Pick<AppContext, 'store' | 'snapshot' | 'toolSearch' | 'apis'>;
+
+function applyTools(ctx: SyncContext, files: Map<string, StoredFile | null>): void {
+  if (files.size === 0) return;
+  const byAid = new Map(ctx.snapshot.byAid);
+  const mark = (aid: string) => `tools/${aid}.json: `;
+  const errors = ctx.snapshot.errors.filter((e) => ![...files.keys()].some((aid) => e.includes(mark(aid))));
+  for (const [aid, file] of files) {
+    const check = file ? checkToolFiles([file]) : { valid: [] as ToolContract[], errors: [] };
+    const contract = check.valid[0];
+    errors.push(...check.errors);
+    for (const e of check.errors) console.error(`skipped: ${e}`);
+    if (contract) {
+      byAid.set(aid, contract);
+      ctx.toolSearch.upsert(contract);
+    } else {
+      byAid.delete(aid);
+      ctx.toolSearch.remove(aid);
+    }
+  }
+  ctx.snapshot = snapshotOf([...byAid.values()], errors);
+}
+
+function applyApis(ctx: SyncContext, files: Map<string, StoredFile | null>): void {
+  for (const [name, file] of files) {
+    const v = file?.value;
+    if (isApiRecord(v) && v.service_name === name) ctx.apis = ctx.apis.with(v);
+    else {
+      if (file) console.error(`skipped: ${file.file}: ${file.parseError ?? 'not an API manifest record'}`);
+      ctx.apis = ctx.apis.without(name);
+    }
+  }
+}
+
+const readMany = async (ctx: SyncContext, kind: 'tools' | 'apis', ids: string[]) =>
+  new Map(await Promise.all(ids.map(async (id) => [id, await ctx.store.read(kind, id)] as const)));
+
+/** Re-reads these records from the store into the in-memory catalog (absent = deleted). */
+export function reloadRecords(ctx: SyncContext, changes: Changes): Promise<void> {
+  return withWriteLock(ctx, async () => {
+    const [tools, apis] = await Promise.all([readMany(ctx, 'tools', changes.tools), readMany(ctx, 'apis', changes.apis)]);
+    applyTools(ctx, tools);
+    applyApis(ctx, apis);
+  });
+}
+
+/** Every record whose stored form differs from what this process serves (after missed notices). */
+export async function changedSinceLoad(ctx: SyncContext): Promise<Changes> {
+  const differs = async (kind: 'tools' | 'apis', served: Map<string, unknown>) => {
+    const stored = await ctx.store.readAll(kind);
+    const out = stored.filter((f) => JSON.stringify(f.value) !== JSON.stringify(served.get(f.id))).map((f) => f.id);
+    const present = new Set(stored.map((f) => f.id));
+    return [...out, ...[...served.keys()].filter((id) => !present.has(id))];
+  };
+  const [tools, apis] = await Promise.all([differs('tools', ctx.snapshot.byAid), differs('apis', ctx.apis.byName)]);
+  return { tools, apis };
+}
+
+export interface ChangeFollower {
+  close(): Promise<void>;
+}
+
+/** Subscribes to the changes channel; `wake` asks this process's scheduler for a (locked) rebuild. */
+export async function followChanges(ctx: SyncContext, overlay: CatalogOverlay, wake: (changes: Changes) => void): Promise<ChangeFollower> {
+  const sub: Redis = overlay.client().duplicate();
+  sub.on('error', () => undefined); // reported by the main connection; the subscriber reconnects by itself
+  const apply = (changes: Changes) => reloadRecords(ctx, changes).then(() => wake(changes), (error: Error) => {
+    console.error(`catalog sync: cannot reload ${changes.tools.length + changes.apis.length} record(s): ${error.message}`);
+  });
+  sub.on('message', (_channel: string, text: string) => {
+    let notice: ChangeNotice;
+    try { notice = JSON.parse(text) as ChangeNotice; } catch { return; }
+    if (notice.source === overlay.source || !Array.isArray(notice.tools) || !Array.isArray(notice.apis)) return;
+    void apply({ tools: notice.tools.filter((s) => typeof s === 'string'), apis: notice.apis.filter((s) => typeof s === 'string') });
+  });
+  let connected = false;
+  sub.on('ready', () => {
+    if (!connected) { connected = true; return; }
+    // A reconnect: notices sent meanwhile are lost; compare everything once.
+    changedSinceLoad(ctx).then((c) => (c.tools.length || c.apis.length ? apply(c) : undefined), () => undefined);
+  });
+  await sub.subscribe(overlay.names.channel);
+  return {
+    async close() {
+      await sub.quit().catch(() => sub.disconnect());
+    },
+  };
+}
