@@ -1,39 +1,11 @@
 // Security headers, as h3 middleware: `nosniff` and a referrer policy on every response (errors included),
-// and on HTML a Content-Security-Policy that allows no script at all except where a page needs one
-// (the per-path map below). Pages hold untrusted contract text: even if escaping ever failed, a strict
-// policy keeps injected markup from running.
+// and on HTML the Content-Security-Policy defined in build/discovery/csp.ts, which the CDN's `_headers`
+// file carries too, so a page has the same policy whichever serves it.
 import { type H3Event, HTTPError, type Middleware, toResponse } from 'h3';
+import { contentSecurityPolicy } from '../build/discovery/csp.ts';
 import { renderError } from './errors.ts';
 
-type Directives = Record<string, string>;
-
-/** The policy of every HTML page: nothing but same-origin images and styles. */
-export const BASE_POLICY: Directives = {
-  'default-src': "'none'",
-  'img-src': "'self' data:",
-  'style-src': "'self' 'unsafe-inline'",
-  'base-uri': "'none'",
-  'form-action': "'self'",
-  'frame-ancestors': "'none'",
-};
-
-/**
- * Additions per path prefix (the longest matching prefix wins). The search page runs its own script from
- * /search/ and fetches the index shards next to it; an inline script would be allowed by its hash here
- * (`'sha256-…'`), never by 'unsafe-inline'.
- */
-export const PAGE_POLICIES: Record<string, Directives> = {
-  '/search/': { 'script-src': "'self'", 'connect-src': "'self'" },
-};
-
-export function contentSecurityPolicy(pathname: string): string {
-  let extra: Directives = {};
-  let best = -1;
-  for (const [prefix, directives] of Object.entries(PAGE_POLICIES)) {
-    if (pathname.startsWith(prefix) && prefix.length > best) { extra = directives; best = prefix.length; }
-  }
-  return Object.entries({ ...BASE_POLICY, ...extra }).map(([k, v]) => `${k} ${v}`).join('; ');
-}
+export { BASE_POLICY, contentSecurityPolicy, PAGE_POLICIES } from '../build/discovery/csp.ts';
 
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',

@@ -1,9 +1,18 @@
 // Netlify's `_headers` and `_redirects` (also read by Cloudflare Pages), so `dist/` deploys there as is:
 // static files from the CDN, dynamic paths proxied to the API server at API_ORIGIN.
+import { API_PAGE_PATHS } from '../api-site-data.ts';
+import { contentSecurityPolicy } from './csp.ts';
 import type { OutputFile } from './sitemap.ts';
 
 /** Paths only the API server can answer; everything else in dist/ is static. */
 export const DYNAMIC_PATHS = ['/api/*', '/admin/*', '/mcp', '/mcp/*', '/.well-known/mcp/*', '/health', '/openapi.json'] as const;
+
+/**
+ * Every HTML page of dist/, as `_headers` path patterns. Listed one by one instead of `/*`: the hosts join
+ * the values of a header set by several matching rules, and two CSPs are both enforced, so the search
+ * page's own script would be blocked by the base policy of a catch-all rule.
+ */
+export const HTML_PATHS = ['/', '/page/*', '/tools/*', '/search/', ...API_PAGE_PATHS.flatMap((p) => [p, `${p}/`])];
 
 export function hostConfigFiles(apiOrigin: string): OutputFile[] {
   const redirects = [
@@ -26,6 +35,8 @@ export function hostConfigFiles(apiOrigin: string): OutputFile[] {
     '  Access-Control-Allow-Origin: *',
     '/search/shards/*',
     '  Cache-Control: public, max-age=31536000, immutable',
+    // The policy the API server sends with the same pages (build/discovery/csp.ts).
+    ...HTML_PATHS.flatMap((p) => [p, `  Content-Security-Policy: ${contentSecurityPolicy(p)}`]),
     '',
   ].join('\n');
   return [
