@@ -4,7 +4,9 @@ import path from 'node:path';
 import { build, CatalogInvalidError } from '../build/build.ts';
 import { BUILD_INFO } from '../build/dist-swap.ts';
 import { catalogStoreFor } from '../build/catalog-store.ts';
+import { tryLock } from '../build/storage/redis-lock.ts';
 import { ConfigError, type Config, loadConfig, redactUrl, StorageUrlError } from '../build/config.ts';
+import { lockTtlMs } from './rebuild-shared.ts';
 import { startServer } from './server.ts';
 
 async function newestMtime(dir: string): Promise<number> {
@@ -22,14 +24,37 @@ export async function needsBuild(config: Config): Promise<boolean> {
   return (await newestMtime(config.catalogDir)) > built.mtimeMs;
 }
 
-/** STORAGE_URL must name a reachable Redis before anything is built or served from it. */
-async function checkStorage(config: Config): Promise<void> {
+async function buildNow(config: Config): Promise<void> {
+  console.error('dist/ is missing or older than the catalog: building');
+  try {
+    const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
+    console.error(`built ${r.toolsCount} tools in ${(r.ms / 1000).toFixed(1)} s`);
+  } catch (error) {
+    if (!(error instanceof CatalogInvalidError)) throw error;
+    console.error(error.message);
+    console.error('serving the previous dist/ (if any); fix the catalog with `npm run validate`');
+  }
+}
+
+/**
+ * The start-up build. On Redis, STORAGE_URL must answer before anything is built or served from it, and
+ * the build takes the shared rebuild lock: processes starting together on one dist/ build it once; a
+ * process that finds the lock taken serves dist/ as it is (its server catches up through the pending changes).
+ */
+async function startupBuild(config: Config, wanted: boolean): Promise<void> {
   const url = config.storageUrl;
-  if (!url) return;
+  if (!url) {
+    if (wanted) await buildNow(config);
+    return;
+  }
   if (!/^rediss?:\/\//i.test(url)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(url)}`);
   const store = catalogStoreFor(config);
   try {
     await store.overlay?.ready();
+    if (!wanted || !store.overlay) return;
+    const lock = await tryLock(store.overlay.client(), store.overlay.names.lock, lockTtlMs());
+    if (!lock) { console.error('dist/ is being built by another process on this Redis: serving it as it is'); return; }
+    try { await buildNow(config); } finally { await lock.release(); }
   } finally {
     await store.storage.dispose();
   }
@@ -43,19 +68,8 @@ async function main() {
     if (error instanceof ConfigError) { console.error(error.message); process.exit(2); }
     throw error;
   }
-  await checkStorage(config);
   // --no-build: serve the API (and whatever dist/ holds) without building, e.g. behind a CDN that hosts dist/.
-  if (!process.argv.includes('--no-build') && (await needsBuild(config))) {
-    console.error('dist/ is missing or older than the catalog: building');
-    try {
-      const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
-      console.error(`built ${r.toolsCount} tools in ${(r.ms / 1000).toFixed(1)} s`);
-    } catch (error) {
-      if (!(error instanceof CatalogInvalidError)) throw error;
-      console.error(error.message);
-      console.error('serving the previous dist/ (if any); fix the catalog with `npm run validate`');
-    }
-  }
+  await startupBuild(config, !process.argv.includes('--no-build') && (await needsBuild(config)));
   const server = await startServer(config);
   console.log(`Tool Contract Catalog listening on ${server.url} (public URL ${config.baseUrl})`);
   const stop = () => { server.close().then(() => process.exit(0)); };

@@ -4,7 +4,8 @@ import { loadConfig } from '../config.ts';
 
 const config = loadConfig();
 try {
-  const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, log: process.stderr.isTTY && !process.env.CI ? (l) => console.error(l) : undefined });
+  // With STORAGE_URL=redis:// the site shows the catalog as the API serves it: the files under the overlay.
+  const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}), log: process.stderr.isTTY && !process.env.CI ? (l) => console.error(l) : undefined });
   console.log(`built ${r.toolsCount} tools into ${config.distDir} in ${(r.ms / 1000).toFixed(2)} s`);
 } catch (error) {
   if (error instanceof CatalogInvalidError) {

@@ -8,7 +8,7 @@
 import { updateTrust, type WriteContext } from '../../api/catalog-writes.ts';
 import { createRuntimeState } from '../../api/runtime-state.ts';
 import { build } from '../build.ts';
-import { createCatalogStore } from '../catalog-store.ts';
+import { catalogStoreFor } from '../catalog-store.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { currentBuildDir } from '../dist-swap.ts';
 import { loadSnapshot } from '../snapshot.ts';
@@ -44,11 +44,12 @@ async function remoteApply(url: string, secret: string, plan: Plan, at: string):
 
 /** --local: the same write path as the server's update-trust, then one incremental build. */
 async function runLocal(config: Config, dryRun: boolean, priors: string) {
-  const store = createCatalogStore({ dir: config.catalogDir });
-  const changed = new Set<string>();
-  const ctx: WriteContext = { store, snapshot: await loadSnapshot(store), toolSearch: { upsert() {} }, rebuild: { request: (aids) => { for (const a of aids) changed.add(a); } } };
   const runtime = await createRuntimeState(config);
+  // With STORAGE_URL=redis:// the scores go to the catalog overlay like the server's writes do.
+  const store = catalogStoreFor(config);
+  const changed = new Set<string>();
   try {
+    const ctx: WriteContext = { store, snapshot: await loadSnapshot(store), toolSearch: { upsert() {} }, rebuild: { request: (aids) => { for (const a of aids) changed.add(a); } } };
     if (!runtime.telemetry.evidence) throw new Error('this telemetry backend keeps no per-client evidence');
     const evidence = await runtime.telemetry.evidence();
     const current = ctx.snapshot.tools.map((t) => ({ aid: t.identity.aid, reliability_score: t.trust.reliability_score }));
@@ -57,12 +58,15 @@ async function runLocal(config: Config, dryRun: boolean, priors: string) {
     if (dryRun) return;
     await updateTrust(ctx, plan.scores.map(({ aid, reliability_score }) => ({ aid, reliability_score })), new Date().toISOString());
     await writePriors(priors, plan.priors);
-    if (changed.size > 0 && (await currentBuildDir(config.distDir))) {
+    // On Redis the running servers were told and one of them rebuilds, under the rebuild lock.
+    if (store.overlay) console.log(`written to the Redis overlay; the API servers rebuild dist/ (npm run export writes the files)`);
+    else if (changed.size > 0 && (await currentBuildDir(config.distDir))) {
       const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, snapshot: ctx.snapshot, changedAids: changed });
       console.log(`rebuilt dist/ (${r.incremental ? 'incremental' : 'full'}) in ${(r.ms / 1000).toFixed(1)} s`);
     }
   } finally {
     await runtime.close();
+    await store.storage.dispose();
   }
 }
 
