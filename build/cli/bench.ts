@@ -1,15 +1,33 @@
-// npm run bench: every benchmark in one run, figures as medians and ratios to their targets.
-// `--full` adds the 100,000-contract build (about a minute and a half on two cores).
+// npm run bench: every speed target in one run, as medians and ratios to the targets (the machine has
+// two cores and may be shared: compare ratios, not single figures).
+//   default: build 10k, rebuild 10k, search engine + static + relevance at 10k, HTTP search at 10k
+//   --full:  also build 100k, search at 100k, HTTP search at 100k (several minutes)
 import { benchBuild } from './bench-build.ts';
+import { benchHttpSearch } from './bench-http.ts';
+import { benchRebuild } from './bench-rebuild.ts';
+import { benchSearch } from './bench-search.ts';
 
 const full = process.argv.includes('--full');
+const sizes = full ? [10_000, 100_000] : [10_000];
 const rows: string[] = [];
-const ratio = (value: number, target: number) => `${(value / target).toFixed(2)}× of target`;
+const ratio = (value: number, target: number) => `${(value / target).toFixed(2)}× target`;
+const row = (line: string) => { rows.push(line); console.log(line); };
 
-for (const n of full ? [10_000, 100_000] : [10_000]) {
+for (const n of sizes) {
   const r = await benchBuild(n);
   const target = n === 10_000 ? 10 : 90;
-  rows.push(`build n=${n}: ${r.secs.toFixed(1)} s (${ratio(r.secs, target)} ${target} s), ${Math.round(r.pagesPerSec)} pages/s, peak RSS ${Math.round(r.peakMb)} MB`);
-  console.log(rows.at(-1));
+  row(`build n=${n}: ${r.secs.toFixed(1)} s (${ratio(r.secs, target)} ${target} s), ${Math.round(r.pagesPerSec)} pages/s, peak RSS ${Math.round(r.peakMb)} MB${n === 100_000 ? ' (target ≤ 2048 MB)' : ''}`);
 }
-console.log(`\n${rows.join('\n')}`);
+
+const rb = await benchRebuild(10_000);
+row(`rebuild n=10000: write visible in API ${(rb.single.apiMedianMs / 1000).toFixed(2)} s (target ≤ 1 s), in every static file ${(rb.single.staticMedianMs / 1000).toFixed(2)} s (target ≤ 3 s), median of ${rb.single.staticMs.length}`);
+row(`rebuild burst: ${rb.burst.ok}/${rb.burst.writes} writes in 10 s accepted, ${rb.burst.presentInSite}/${rb.burst.writes} in the final site, ${rb.burst.builds} build(s), complete ${(rb.burst.settleAfterLastWriteMs / 1000).toFixed(1)} s after the last write`);
+
+for (const n of sizes) {
+  console.log(`\n--- search n=${n} ---`);
+  await benchSearch(n, { queries: 3000, passes: 3 });
+  const h = await benchHttpSearch(n, 10);
+  const target = n >= 100_000 ? 1500 : 4000;
+  row(`http search n=${n}: ${Math.round(h.rps)} req/s (${ratio(h.rps, target)} ${target}), p50 ${h.p50} ms, p99 ${h.p99} ms (target ≤ 50 ms), errors ${h.errors}`);
+}
+console.log(`\nsummary\n${rows.join('\n')}`);
