@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overlayNames } from '../../build/storage/redis-overlay.ts';
 import { sampleManifest } from '../helpers/api-manifests.ts';
-import { type ApiProcess, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
+import { type ApiProcess, freePort, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
 import { runTs } from '../helpers/run-ts.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
 
@@ -166,5 +166,22 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
     expect((await status(survivor)).builds).toBeGreaterThanOrEqual(1);
     await ingest(survivor, 'npm-overlay-after-v1', 'written after the kill');
     await until('and the next one', async () => builtPage('npm-overlay-after-v1'), 10_000);
+  });
+});
+
+describe('npm start with an unreachable STORAGE_URL', () => {
+  it('exits non-zero with one line naming the URL without its password, and no stack trace', async () => {
+    const site = await prepareSite();
+    try {
+      const port = await freePort();
+      const r = await runTs('api/main.ts', [], { env: site.env({ PORT: '0', STORAGE_URL: `redis://:hunter2@127.0.0.1:${port}/0` }) });
+      expect(r.code).toBe(1);
+      const out = r.stdout + r.stderr;
+      expect(out).toContain(`not started: cannot reach Redis at redis://:***@127.0.0.1:${port}/0: connect ECONNREFUSED`);
+      expect(out).not.toContain('hunter2');
+      expect(out).not.toMatch(/^\s+at /m);
+    } finally {
+      await site.cleanup();
+    }
   });
 });
