@@ -64,6 +64,8 @@ export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
     url, base: names.base,
     // As the runtime state's connection: a dead Redis fails a request within seconds instead of queueing it.
     enableAutoPipelining: true, maxRetriesPerRequest: 2, connectTimeout: 5_000, commandTimeout: 10_000, lazyConnect: true,
+    // SCAN walks the whole keyspace (telemetry keys too): large pages keep a listing to a few round trips.
+    scanCount: 1_000,
   });
   const client = () => driver.getInstance?.() as Redis;
   let lastLog = 0;
