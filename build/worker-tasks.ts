@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ToolContract } from './contract.ts';
-import { manifestFiles, type ServedManifest } from './discovery/api-static.ts';
+import { type ServedManifest, writeManifestFiles } from './discovery/api-static.ts';
 import { contractFile, listingFiles } from './discovery/static-json.ts';
 import type { OutputFile } from './discovery/sitemap.ts';
 import { bundleSearchClient } from './search/bundle.ts';
@@ -52,7 +52,7 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   await writeFiles(job.buildDir, staticJsonFiles(job));
   phases['static-json'] = Math.round(performance.now() - t);
   const a = performance.now();
-  await writeFiles(job.buildDir, manifestFiles(job.apis));
+  await writeManifestFiles(job.buildDir, job.apis, job.prevDir);
   phases['api-json'] = Math.round(performance.now() - a);
   const s = performance.now();
   await writeSearch(job);

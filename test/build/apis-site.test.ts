@@ -150,6 +150,19 @@ describe('build with API manifests', () => {
       await res.arrayBuffer();
     }
   });
+
+  it('a rebuild links unchanged manifest files from the build before it and writes the changed ones', async () => {
+    const before = await fsp.realpath(cat.distDir);
+    const changed = { ...apis[1], manifest: { ...apis[1]?.manifest, base_url: 'https://mail.zeta.example/v2' } };
+    await writeManifest(cat.catalogDir, changed);
+    await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE, changedAids: [] });
+    const after = await fsp.realpath(cat.distDir);
+    expect(after).not.toBe(before);
+    const file = (dir: string, name: string) => path.join(dir, `api/v1/services/${name}/mai-api.json`);
+    expect((await fsp.stat(file(after, 'acme_pay_api'))).ino).toBe((await fsp.stat(file(before, 'acme_pay_api'))).ino);
+    expect((await fsp.stat(file(after, 'zeta_mail_api'))).ino).not.toBe((await fsp.stat(file(before, 'zeta_mail_api'))).ino);
+    expect(JSON.parse(await fsp.readFile(file(after, 'zeta_mail_api'), 'utf8')).base_url).toBe('https://mail.zeta.example/v2');
+  });
 });
 
 describe('search over the committed API catalog', () => {
