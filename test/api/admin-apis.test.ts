@@ -35,7 +35,7 @@ function definition(patch: { servers?: string[]; bearer?: boolean; extraPath?: b
   };
 }
 
-interface Fake { url: string; server: http.Server }
+interface Fake { url: string; server: http.Server; hits: string[] }
 
 async function fakeDefinitionHost(): Promise<Fake> {
   const routes: Record<string, unknown> = {
@@ -45,8 +45,10 @@ async function fakeDefinitionHost(): Promise<Fake> {
     '/defs/hostonly.json': definition({ provider: null, servers: ['https://api.postbox.dev'] }),
     '/defs/not-openapi.json': { hello: 'world' },
   };
+  const hits: string[] = [];
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
+    hits.push(url);
     if (url === '/defs/elsewhere.json') { res.writeHead(302, { location: 'http://example.org/defs/acme.json' }); res.end(); return; }
     if (url === '/defs/huge.json') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(`{"x":"${'a'.repeat(5 * 1024 * 1024 + 10)}"}`); return; }
     const body = routes[url];
@@ -54,7 +56,7 @@ async function fakeDefinitionHost(): Promise<Fake> {
     res.end(JSON.stringify(body ?? { message: 'Not Found' }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, hits };
 }
 
 describe('admin API manifest routes', () => {
@@ -177,6 +179,15 @@ describe('admin API manifest routes', () => {
     const chosen = await compile({ definition: definition({ bearer: false }), service_name: 'acme_keyed_api', source_url: 'https://example.org/acme.json' });
     expect(chosen.body).toMatchObject({ status: 'ok', service_name: 'acme_keyed_api', manifest: { source_url: 'https://example.org/acme.json', manifest: { auth: { type: 'apikey', header: 'X-Api-Key' } } } });
     expect((await compile({ url: `${up.url}/defs/hostonly.json` })).body.service_name).toBe('postbox_api');
+  });
+
+  it('never fetches a reference the definition points at elsewhere', async () => {
+    const d = definition({ servers: ['https://api.refs.dev'] }) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const get = d.paths['/messages']?.get;
+    if (get) get.responses['200'] = { $ref: `${up.url}/defs/secret.json#/response` };
+    const r = await compile({ definition: d, service_name: 'refs_api' });
+    expect(r.status).toBe(200);
+    expect(up.hits).not.toContain('/defs/secret.json');
   });
 
   it('refuses what cannot be fetched or compiled, with the status that says why', async () => {
