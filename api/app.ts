@@ -87,6 +87,9 @@ export function createApp(ctx: AppContext): H3 {
     if (method === 'GET' || method === 'HEAD') {
       const res = await serveDist(event, ctx.config.distDir);
       if (res) return res;
+      // Browsers ask for /favicon.ico on every document (JSON included); the site has no icon, and a
+      // 404 there shows as an error in every console.
+      if (event.url.pathname === '/favicon.ico') return new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } });
       throw httpError(404, 'Not Found');
     }
     throw httpError(404, 'Not Found');

@@ -61,7 +61,7 @@ describe('web-API pages in Chromium', () => {
       expect(await res.json()).toHaveProperty('base_url');
     }
     await page.waitForTimeout(200);
-    expect(problems).toEqual([]);
+    expect(problems, problems.join("\n")).toEqual([]);
     await page.close();
   });
 
@@ -83,7 +83,7 @@ describe('web-API pages in Chromium', () => {
     expect(await page.locator('a[href="https://github.com/APIs-guru/openapi-directory"]').count()).toBe(1);
     expect(await page.locator('#maps td.api strong').textContent()).toBe(EVIL);
     await page.waitForTimeout(200);
-    expect(problems).toEqual([]);
+    expect(problems, problems.join("\n")).toEqual([]);
     // Checked before leaving: on a JSON document Chromium asks for /favicon.ico, which the site has not.
     await page.locator('#payments a', { hasText: 'JSON' }).click();
     await page.waitForURL('**/api/v1/services/stripe_api/mai-api.json');
