@@ -10,7 +10,7 @@ import type { SiteData } from './site-data.ts';
 
 const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site');
 const TOOL_TEMPLATE = 'tool';
-export const TOOL_BATCH = 10_000;
+export const TOOL_BATCH = 4_000;
 
 interface EleventyConfigApi {
   addExtension(ext: string[], opts: { key: string }): void;
