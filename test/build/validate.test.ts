@@ -43,12 +43,14 @@ describe('npm run validate', () => {
     (upper.identity as { aid: string }).aid = 'NPM-Dup-v1';
     await writeContract(cat.catalogDir, upper, 'NPM-Dup-v1');
     await writeContract(cat.catalogDir, sampleContract('npm-plat-v1', { identity: { platform: 'cargo' as never } }));
+    await fsp.writeFile(path.join(cat.catalogDir, 'tools', 'npm-null-v1.json'), 'null\n');
     const r = await validate(cat.root);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/NPM-Dup-v1\.json: \/identity\/aid: must be lowercase/);
     expect(r.stdout).toMatch(/duplicates the aid of catalog\/tools\/(NPM-Dup|npm-dup)-v1\.json/);
     expect(r.stdout).toContain('catalog/tools/npm-dup-v1.json: /identity/license: "MIT OR" is not a valid SPDX license expression');
     expect(r.stdout).toContain('catalog/tools/npm-plat-v1.json: /identity/platform: must be one of github, pypi, npm, catalog');
+    expect(r.stdout).toContain('catalog/tools/npm-null-v1.json: /: must be a JSON object');
   });
 
   it('checks only the given paths', async () => {
