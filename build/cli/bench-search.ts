@@ -2,8 +2,7 @@
 // Build time, static index size, engine start-up, query latency percentiles, write visibility,
 // bytes a first static query fetches, and relevance of both engines. Prints medians over passes;
 // the machine may be shared, so compare ratios against the targets rather than single figures.
-// Hook: push a BenchHook onto `benchHooks` (e.g. HTTP throughput against the API server); the CLI
-// runs each after the built-in measurements and prints what it returns.
+// HTTP throughput against the running server is measured by bench-http.ts (npm run bench runs both).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,17 +18,6 @@ import { learnExpansions } from '../search/expand.ts';
 import { dirFetcher } from '../search/fs-fetch.ts';
 import { readExpansions, writeStaticSearch } from '../search/static-index.ts';
 
-export interface BenchContext {
-  n: number;
-  docs: readonly SearchDocument[];
-  engine: SearchEngine;
-  /** Directory holding the written static search (manifest.json, terms/, docs/, search.js). */
-  staticDir: string;
-  queries: readonly string[];
-}
-export type BenchHook = (ctx: BenchContext) => Promise<Record<string, string | number>>;
-/** Extra measurements (HTTP throughput goes here); each returns label -> value lines. */
-export const benchHooks: BenchHook[] = [];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string, dflt: string) => {
@@ -188,9 +176,6 @@ export async function benchSearch(n: number, opts: { queries: number; passes: nu
     console.log(`relevance ${name.padEnd(9)}      ${set.length} queries: api success@5 ${f3(api.successAt5)} MRR@10 ${f3(api.mrrAt10)}; static success@5 ${f3(st.successAt5)} MRR@10 ${f3(st.mrrAt10)} (targets 0.85 / 0.70)`);
   }
 
-  for (const hook of benchHooks) {
-    for (const [k, v] of Object.entries(await hook({ n, docs, engine: fresh, staticDir: dir, queries }))) console.log(`${k.padEnd(24)} ${v}`);
-  }
   if (!opts.keep) rmSync(dir, { recursive: true, force: true });
   else console.log(`static files kept in ${dir} (${statSync(dir).isDirectory() ? 'ok' : '?'})`);
 }
