@@ -12,7 +12,6 @@ import { hostConfigFiles } from './discovery/host-config.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt } from './discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from './discovery/sitemap.ts';
-export { writeFiles } from './write-files.ts';
 import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
 import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';

@@ -4,9 +4,8 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../build.ts';
-import { createCatalogStore } from '../catalog-store.ts';
 import { corpusContracts } from '../corpus.ts';
-import { writeFiles } from '../build.ts';
+import { writeFiles } from '../write-files.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

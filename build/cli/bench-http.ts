@@ -2,37 +2,21 @@
 // connections, queries cycling through the intent sets), and the static search page measured in
 // headless Chromium: bytes fetched for a first query (gzip, as a CDN serves them) and time to results.
 //   npm run bench:http -- --n 10000 [--seconds 10]
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { corpusContracts } from '../corpus.ts';
 import { writeFiles } from '../write-files.ts';
+import { startServerProcess } from './server-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface HttpFigures { n: number; rps: number; p50: number; p99: number; errors: number; non2xx: number }
-
-function startChild(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/esm/index.mjs')).href;
-  const child = spawn(process.execPath, ['--import', tsx, path.join(root, 'api/main.ts'), '--no-build'], {
-    cwd: root, env: { ...process.env, PORT: '0', RATE_LIMIT_TELEMETRY_PER_MIN: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1] as string, child });
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
 
 export function intentQueries(): string[] {
   const load = (f: string) => (JSON.parse(readFileSync(path.join(root, 'test/fixtures/search', f), 'utf8')).queries as { query: string }[]).map((q) => q.query);
@@ -44,7 +28,10 @@ export async function benchHttpSearch(n: number, seconds = 10): Promise<HttpFigu
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-http-'));
   const contracts = await corpusContracts(n);
   await writeFiles(path.join(dir, 'catalog'), contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: JSON.stringify(c) })));
-  const { url, child } = await startChild({ CATALOG_DIR: path.join(dir, 'catalog'), DIST_DIR: path.join(dir, 'dist'), DATA_DIR: path.join(dir, 'data') });
+  const { url, child } = await startServerProcess(
+    { PORT: '0', RATE_LIMIT_TELEMETRY_PER_MIN: '0', CATALOG_DIR: path.join(dir, 'catalog'), DIST_DIR: path.join(dir, 'dist'), DATA_DIR: path.join(dir, 'data') },
+    ['--no-build'],
+  );
   try {
     const paths = intentQueries().map((q) => `/api/v1/tools?q=${encodeURIComponent(q)}`);
     let i = 0;

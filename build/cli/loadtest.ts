@@ -3,13 +3,14 @@
 // on loopback, and drives a mixed load with autocannon: 80% search, 15% lookup, 5% telemetry. Prints the
 // zero-error check, throughput and latency p50/p99; with --soak it runs that many seconds and reports
 // heap growth between minute 1 and the last minute (sampled from /health). Exit code 1 on any error.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, writeFiles } from '../build.ts';
+import { build } from '../build.ts';
+import { writeFiles } from '../write-files.ts';
+import { startServerProcess } from './server-process.ts';
 import { corpusContracts } from '../corpus.ts';
 
 interface CannonRequest {
@@ -22,8 +23,6 @@ interface CannonResult {
 }
 type Autocannon = (opts: Record<string, unknown>) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 function arg(name: string, fallback: number, max: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,21 +45,6 @@ const INTENTS = ['send email', 'parse csv', 'http client', 'hash passwords', 're
 /** Trend keywords must be two or more words. */
 const KEYWORDS = INTENTS.filter((k) => k.includes(' '));
 
-function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
-  const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs')).href;
-  const child = spawn(process.execPath, ['--import', loader, path.join(ROOT, 'api/main.ts')], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); child.stdout?.resume(); resolve({ child, url: m[1] as string }); }
-    });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}):\n${out}`)); });
-  });
-}
-
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 async function main() {
@@ -79,7 +63,7 @@ async function main() {
     const t = performance.now();
     await build({ catalogDir, distDir, baseUrl: 'http://127.0.0.1' });
     console.error(`built dist/ in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const started = await startServer({
+    const started = await startServerProcess({
       PORT: '0', HOST: '127.0.0.1', BASE_URL: 'http://127.0.0.1', CATALOG_DIR: catalogDir, DIST_DIR: distDir,
       DATA_DIR: path.join(root, 'data'), RATE_LIMIT_TELEMETRY_PER_MIN: '0', ...(storageUrl ? { STORAGE_URL: storageUrl } : {}),
     });

@@ -1,0 +1,24 @@
+// The real server in a child process for benchmarks and load tests (`node --import tsx api/main.ts`,
+// one process so a signal reaches it), resolved with its URL once it listens.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function startServerProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs')).href;
+  const child = spawn(process.execPath, ['--import', loader, path.join(ROOT, 'api/main.ts'), ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) { clearTimeout(timer); child.stdout?.resume(); resolve({ child, url: m[1] as string }); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}):\n${out}`)); });
+  });
+}
