@@ -3,7 +3,6 @@
 // has none). Admin routes are closed: no Access-Control-Allow-Origin ever, and their preflight is
 // refused, so a page in a browser can never drive them with the admin's cookies or stored secrets.
 import type { H3Event, Middleware } from 'h3';
-import { responseOf } from './security-headers.ts';
 
 /** Paths that must never be reachable cross-origin; checked before the public ones they overlap. */
 const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(ingest|translate)(\/|$)/];
@@ -15,6 +14,7 @@ export const MCP_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
 export const ALLOWED_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
 export const EXPOSED_HEADERS = 'Retry-After, Allow, Mcp-Session-Id, Mcp-Protocol-Version';
 const MAX_AGE_S = '86400';
+const CLOSED_HEADERS = ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods', 'access-control-allow-headers'];
 
 export type CorsClass = 'public' | 'closed' | 'other';
 
@@ -45,13 +45,19 @@ export function cors(): Middleware {
         },
       });
     }
-    const res = await responseOf(event, next);
-    if (kind === 'closed') {
-      for (const h of ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods', 'access-control-allow-headers']) res.headers.delete(h);
-    } else {
-      res.headers.set('access-control-allow-origin', '*');
-      res.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+    // Staged on event.res, which h3 merges into the route's answer (errHeaders: into errors), so the
+    // answer itself is never copied. Closed routes get nothing staged, and nothing a route set survives.
+    if (kind === 'public') {
+      for (const headers of [event.res.headers, event.res.errHeaders]) {
+        headers.set('access-control-allow-origin', '*');
+        headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+      }
+      return next();
     }
-    return res;
+    const value = await next();
+    for (const headers of [event.res.headers, event.res.errHeaders, (value as { headers?: unknown } | null)?.headers]) {
+      if (headers instanceof Headers) for (const h of CLOSED_HEADERS) headers.delete(h);
+    }
+    return value;
   };
 }

@@ -41,7 +41,9 @@ export function renderError(error: HTTPError, event: H3Event): Response {
     if (error.unhandled || status === 500) console.error(`[${event.req.method} ${event.url.pathname}]`, error.cause ?? error);
     detail = status === 500 ? 'Internal Server Error' : DEFAULT_DETAIL[status] ?? 'Server Error';
   } else detail = DEFAULT_DETAIL[status] ?? 'Error';
-  const headers = new Headers(error.headers);
+  // Headers the middleware staged for errors (security, CORS) first; the error's own (allow, retry-after) win.
+  const headers = new Headers(event.res.errHeaders);
+  for (const [k, v] of new Headers(error.headers)) headers.set(k, v);
   headers.set('content-type', 'application/json');
   return new Response(JSON.stringify({ detail }), { status, headers });
 }

@@ -8,6 +8,7 @@ import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolCont
 import { permitsInstructions } from '../../build/license.ts';
 import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract } from '../../build/views.ts';
 import { readJsonBody } from '../body.ts';
+import { jsonArray, listingItemJson } from '../listing-json.ts';
 import { type AgentClass, clientIp, userAgentClassOf } from '../client.ts';
 import type { AppContext } from '../context.ts';
 import { httpError } from '../errors.ts';
@@ -55,6 +56,32 @@ export async function toolList(ctx: AppContext, q: string, category: Platform | 
 export async function trendingList(ctx: AppContext, limit: number) {
   const results = await listingItems(ctx, ctx.toolSearch.search('', { limit }));
   return { count: results.length, results };
+}
+
+// The REST routes answer the same documents as toolList and trendingList, as JSON text built from
+// pre-serialised items (api/listing-json.ts): search is the hottest route. MCP keeps the objects.
+const JSON_TYPE = 'application/json;charset=UTF-8';
+const NOTE_JSON = JSON.stringify(LISTING_NOTE);
+
+async function listingJson(ctx: AppContext, tools: ToolContract[]): Promise<string[]> {
+  return Promise.all(tools.map(async (t) => listingItemJson(t, ctx.config.baseUrl, await telemetryOf(ctx, t.identity.aid))));
+}
+
+/** JSON.stringify(await toolList(ctx, q, category, limit)), faster. */
+export async function toolListJson(ctx: AppContext, q: string, category: Platform | '', limit = LIST_LIMIT): Promise<string> {
+  const items = await listingJson(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
+  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
+}
+
+/** JSON.stringify(await trendingList(ctx, limit)), faster. */
+export async function trendingListJson(ctx: AppContext, limit: number): Promise<string> {
+  const items = await listingJson(ctx, ctx.toolSearch.search('', { limit }));
+  return `{"count":${items.length},"results":${jsonArray(items)}}`;
+}
+
+function jsonText(event: H3Event, text: string): string {
+  event.res.headers.set('content-type', JSON_TYPE);
+  return text;
 }
 
 /** A lookup is worth counting but never worth failing the request for. */
@@ -159,10 +186,10 @@ export function toolRoutes(app: H3, ctx: AppContext) {
   app.get('/api/v1/tools', (event) => {
     const q = textQuery(event, 'q', { required: false });
     const category = enumQuery(event, 'category', PLATFORMS);
-    return toolList(ctx, q, category);
+    return toolListJson(ctx, q, category).then((text) => jsonText(event, text));
   });
 
-  app.get('/api/v1/tools/trending', (event) => trendingList(ctx, intQuery(event, 'limit', LIMIT)));
+  app.get('/api/v1/tools/trending', (event) => trendingListJson(ctx, intQuery(event, 'limit', LIMIT)).then((text) => jsonText(event, text)));
 
   app.get('/api/v1/tools/:aid', (event) => lookUp(ctx, toolOf(event, ctx), callerOf(event, ctx)));
 
