@@ -6,7 +6,7 @@ import { getRouterParam, type H3, type H3Event } from 'h3';
 import { isSafeId } from '../../build/catalog-store.ts';
 import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/contract.ts';
 import { permitsInstructions } from '../../build/license.ts';
-import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract } from '../../build/views.ts';
+import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/views.ts';
 import { readJsonBody } from '../body.ts';
 import { jsonArray, listingItemJson } from '../listing-json.ts';
 import { type AgentClass, clientIp, userAgentClassOf } from '../client.ts';
@@ -16,7 +16,7 @@ import { enumQuery, intQuery, LIMIT, textQuery } from '../query.ts';
 import { enforce } from '../rate-limit.ts';
 import type { Suggestion } from '../review-queue.ts';
 import { cleanText, parseTaxBody } from '../tax-payload.ts';
-import { trustTelemetry } from '../telemetry/types.ts';
+import { type TrustCounters, trustTelemetry } from '../telemetry/types.ts';
 
 export const LIST_LIMIT = 10;
 const AID = new RegExp(AID_PATTERN);
@@ -39,12 +39,18 @@ export function toolByAid(ctx: AppContext, raw: string): ToolContract {
 export const toolOf = (event: H3Event, ctx: AppContext): ToolContract => toolByAid(ctx, getRouterParam(event, 'aid') ?? '');
 
 export async function telemetryOf(ctx: AppContext, aid: string) {
-  return trustTelemetry(await ctx.telemetry.counters(aid));
+  return trustTelemetry((await ctx.telemetry.trustCounters([aid]))[0] as TrustCounters);
+}
+
+/** The live trust telemetry of several tools, in order, in one store read. */
+async function telemetryOfAll(ctx: AppContext, tools: ToolContract[]) {
+  return (await ctx.telemetry.trustCounters(tools.map((t) => t.identity.aid))).map(trustTelemetry);
 }
 
 /** Listing items with live counters, in the given order. */
 export async function listingItems(ctx: AppContext, tools: ToolContract[]) {
-  return Promise.all(tools.map(async (t) => listingItem(t, ctx.config.baseUrl, await telemetryOf(ctx, t.identity.aid))));
+  const telemetry = await telemetryOfAll(ctx, tools);
+  return tools.map((t, i) => listingItem(t, ctx.config.baseUrl, telemetry[i]));
 }
 
 /** What GET /api/v1/tools answers: a search, or the top list for an empty query. */
@@ -64,7 +70,8 @@ const JSON_TYPE = 'application/json;charset=UTF-8';
 const NOTE_JSON = JSON.stringify(LISTING_NOTE);
 
 async function listingJson(ctx: AppContext, tools: ToolContract[]): Promise<string[]> {
-  return Promise.all(tools.map(async (t) => listingItemJson(t, ctx.config.baseUrl, await telemetryOf(ctx, t.identity.aid))));
+  const telemetry = await telemetryOfAll(ctx, tools);
+  return tools.map((t, i) => listingItemJson(t, ctx.config.baseUrl, telemetry[i] as TrustTelemetry));
 }
 
 /** JSON.stringify(await toolList(ctx, q, category, limit)), faster. */

@@ -1,7 +1,7 @@
 // Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
 // can never lose an update; persistence is the event log's job, this only folds events into counts.
 import type { AgentClass } from '../client.ts';
-import type { LoggedEvent, TelemetryTotals, ToolCounters, ToolEvidence, VoteCounts } from './types.ts';
+import type { LoggedEvent, TelemetryTotals, ToolCounters, ToolEvidence, TrustCounters, VoteCounts } from './types.ts';
 
 /**
  * Distinct trend keywords remembered per tool and in all; later new keywords are counted only as
@@ -44,6 +44,8 @@ const emptyTool = (): ToolState => ({
   requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 },
   lookups: 0, lookupsByAgent: {}, keywords: new Map(), otherKeywords: 0, lastReportAt: null, clients: new Map(),
 });
+
+const noCounts = (): TrustCounters => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } });
 
 export class Aggregator {
   private tools = new Map<string, ToolState>();
@@ -114,6 +116,12 @@ export class Aggregator {
       out.push({ aid, clients: t.clients.size, success_weight, successes: t.successes, failures: t.failures });
     }
     return out;
+  }
+
+  /** The served part only: no keyword ranking. */
+  trustCounters(aid: string): TrustCounters {
+    const t = this.tools.get(aid);
+    return t ? { requests: t.requests, successes: t.successes, failures: t.failures, votes: { ...t.votes } } : noCounts();
   }
 
   counters(aid: string): ToolCounters {

@@ -51,6 +51,7 @@ export async function fileTelemetryStore(options: FileTelemetryOptions): Promise
       return Promise.resolve();
     },
     counters: async (aid) => agg.counters(aid),
+    trustCounters: async (aids) => aids.map((aid) => agg.trustCounters(aid)),
     totals: async () => agg.totals(),
     evidence: async () => agg.evidence(),
     async close() {

@@ -14,7 +14,8 @@
 import type { Redis } from 'ioredis';
 import type { AgentClass } from '../client.ts';
 import { MAX_CLIENTS_PER_TOOL, MAX_CLIENTS_TOTAL, MAX_KEYWORDS_PER_TOOL, MAX_KEYWORDS_TOTAL, TOP_KEYWORDS } from './aggregator.ts';
-import type { ReportEvent, TelemetryStore, TelemetryTotals, ToolCounters, ToolEvidence, VoteCounts } from './types.ts';
+import { staleReads } from './stale-reads.ts';
+import type { ReportEvent, TelemetryStore, TelemetryTotals, ToolCounters, ToolEvidence, TrustCounters, VoteCounts } from './types.ts';
 
 const REPORT = `
 local tool, kw, totals, reported, entries = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -75,6 +76,7 @@ export interface RedisTelemetryOptions {
   maxClientsTotal?: number;
 }
 
+const TRUST_FIELDS = ['requests', 'successes', 'failures', 'vote:yes', 'vote:no', 'vote:partial'] as const;
 const int = (v: string | undefined) => (v ? Number.parseInt(v, 10) : 0);
 const votesOf = (h: Record<string, string>): VoteCounts => ({ yes: int(h['vote:yes']), no: int(h['vote:no']), partial: int(h['vote:partial']) });
 
@@ -90,32 +92,6 @@ const outcomeOf = (e: ReportEvent) => (e.execution_feedback >= 200 && e.executio
 const emptyCounters = (): ToolCounters => ({
   requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, lookups: 0, lookups_by_agent: {}, trend_keywords: [], last_report_at: null,
 });
-
-/**
- * Counters shown next to a contract are secondary: while Redis is unreachable a read answers the last
- * value this process saw (or zeros) instead of failing the lookup it decorates. Reports still fail (503).
- */
-function staleReads(maxEntries = 20_000) {
-  const last = new Map<string, unknown>();
-  let warnedAt = 0;
-  return {
-    async read<T>(key: string, fresh: () => Promise<T>, empty: () => T): Promise<T> {
-      try {
-        const value = await fresh();
-        last.delete(key);
-        last.set(key, value);
-        if (last.size > maxEntries) last.delete(last.keys().next().value as string);
-        return value;
-      } catch (error) {
-        if (Date.now() - warnedAt > 10_000) {
-          warnedAt = Date.now();
-          console.error(`telemetry: Redis read failed, serving last known counters: ${(error as Error).message}`);
-        }
-        return (last.get(key) as T | undefined) ?? empty();
-      }
-    },
-  };
-}
 
 export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetryStore {
   const { client } = options;
@@ -170,6 +146,19 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
         lookups: int(h.lookups), lookups_by_agent: byAgent(h), trend_keywords, last_report_at: h.last_report_at ?? null,
       };
     }, emptyCounters),
+
+    // One pipelined HMGET per listing: the fields a served trust block shows, nothing else.
+    trustCounters: (aids) => stale.readMany(aids.map((aid) => `t:${aid}`), async (): Promise<TrustCounters[]> => {
+      const pipe = client.pipeline();
+      for (const aid of aids) pipe.hmget(toolKey(aid), ...TRUST_FIELDS);
+      const results = (await pipe.exec()) ?? [];
+      return aids.map((_, i) => {
+        const [error, values] = results[i] ?? [new Error('telemetry: pipeline answered short')];
+        if (error) throw error;
+        const h = Object.fromEntries(TRUST_FIELDS.map((f, k) => [f, (values as (string | null)[])[k] ?? undefined])) as Record<string, string>;
+        return { requests: int(h.requests), successes: int(h.successes), failures: int(h.failures), votes: votesOf(h) };
+      });
+    }, () => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } })),
 
     totals: () => stale.read('totals', async (): Promise<TelemetryTotals> => {
       const [h, reported] = await Promise.all([client.hgetall(keys.totals), client.scard(keys.reported)]);

@@ -63,6 +63,9 @@ export interface ToolCounters {
   last_report_at: string | null;
 }
 
+/** The part of a tool's counters its served trust block shows. */
+export type TrustCounters = Pick<ToolCounters, 'requests' | 'successes' | 'failures' | 'votes'>;
+
 export interface TelemetryTotals {
   events: number;
   lookups: number;
@@ -93,6 +96,11 @@ export interface ToolEvidence {
 export interface TelemetryStore {
   record(event: TelemetryEvent): Promise<void>;
   counters(aid: string): Promise<ToolCounters>;
+  /**
+   * The counters a served contract shows, for each aid in order, in one round trip: every listing item
+   * carries them, so they must not cost what counters() does (keyword ranking, per-agent lookups).
+   */
+  trustCounters(aids: readonly string[]): Promise<TrustCounters[]>;
   totals(): Promise<TelemetryTotals>;
   /** Trust-scoring evidence of every tool with judged reports; optional until every backend has it. */
   evidence?(): Promise<ToolEvidence[]>;
@@ -100,7 +108,7 @@ export interface TelemetryStore {
 }
 
 /** The `telemetry` block shown inside a served contract's trust block. */
-export function trustTelemetry(c: ToolCounters): TrustTelemetry {
+export function trustTelemetry(c: TrustCounters): TrustTelemetry {
   const judged = c.successes + c.failures;
   return {
     requests: c.requests,

@@ -1,14 +1,15 @@
-// npm run bench:search -- --n 100000 [--queries 3000] [--passes 3] [--keep dir]
+// npm run bench:search -- --n 100000 [--queries 3000] [--passes 3] [--keep dir] [--no-http]
 // Build time, static index size, engine start-up, query latency percentiles, write visibility,
 // bytes a first static query fetches, and relevance of both engines. Prints medians over passes;
 // the machine may be shared, so compare ratios against the targets rather than single figures.
-// HTTP throughput against the running server is measured by bench-http.ts (npm run bench runs both).
+// Then HTTP throughput against the real server (bench-http.ts), unless --no-http.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { corpusContracts } from '../corpus.ts';
+import { benchHttpSearch, httpLine } from './bench-http.ts';
 import { bundleSearchClient } from '../search/bundle.ts';
 import { StaticSearch } from '../search/client.ts';
 import { analyzeDocument, documentFromContract, type SearchDocument } from '../search/documents.ts';
@@ -182,5 +183,7 @@ export async function benchSearch(n: number, opts: { queries: number; passes: nu
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const keep = arg('keep', '');
-  await benchSearch(Number(arg('n', '100000')), { queries: Number(arg('queries', '3000')), passes: Number(arg('passes', '3')), ...(keep ? { keep } : {}) });
+  const n = Number(arg('n', '100000'));
+  await benchSearch(n, { queries: Number(arg('queries', '3000')), passes: Number(arg('passes', '3')), ...(keep ? { keep } : {}) });
+  if (!process.argv.includes('--no-http')) console.log(httpLine(await benchHttpSearch(n, 10)));
 }

@@ -3,7 +3,7 @@
 //   default: build 10k, rebuild 10k, search engine + static + relevance at 10k, HTTP search at 10k
 //   --full:  also build 100k, search at 100k, HTTP search at 100k (several minutes)
 import { benchBuild } from './bench-build.ts';
-import { benchHttpSearch } from './bench-http.ts';
+import { benchHttpSearch, httpLine } from './bench-http.ts';
 import { benchRebuild } from './bench-rebuild.ts';
 import { benchSearch } from './bench-search.ts';
 
@@ -26,8 +26,6 @@ row(`rebuild burst: ${rb.burst.ok}/${rb.burst.writes} writes in 10 s accepted, $
 for (const n of sizes) {
   console.log(`\n--- search n=${n} ---`);
   await benchSearch(n, { queries: 3000, passes: 3 });
-  const h = await benchHttpSearch(n, 10);
-  const target = n >= 100_000 ? 1500 : 4000;
-  row(`http search n=${n}: ${Math.round(h.rps)} req/s (${ratio(h.rps, target)} ${target}), p50 ${h.p50} ms, p99 ${h.p99} ms (target ≤ 50 ms), errors ${h.errors}`);
+  row(httpLine(await benchHttpSearch(n, 10)));
 }
 console.log(`\nsummary\n${rows.join('\n')}`);

@@ -26,12 +26,21 @@ describe('Redis outage', () => {
     await site?.cleanup();
   });
 
-  it('answers lookups, refuses reports with 503 + Retry-After while Redis is down, and recovers', async () => {
+  const axiosInListing = async () => {
+    const res = await fetch(`${server.url}/api/v1/tools?q=axios`);
+    expect(res.status).toBe(200);
+    return (await res.json()).results.find((r: { identity: { aid: string } }) => r.identity.aid === 'npm-axios-v1');
+  };
+
+  it('answers lookups and listings (last known counters), refuses reports with 503 + Retry-After while Redis is down, and recovers', async () => {
     expect((await report()).status).toBe(200);
+    expect((await axiosInListing()).trust.telemetry.requests).toBe(1);
     await redis.kill9();
     const started = Date.now();
     const lookup = await fetch(`${server.url}/api/v1/tools/npm-axios-v1`);
     expect(lookup.status).toBe(200);
+    expect((await lookup.json()).trust.telemetry.requests).toBe(1);
+    expect((await axiosInListing()).trust.telemetry.requests).toBe(1);
     const down = await report();
     expect(down.status).toBe(503);
     expect(down.headers.get('retry-after')).toBeTruthy();

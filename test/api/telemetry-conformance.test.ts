@@ -85,6 +85,8 @@ describe.each([fsBackend(), redisBackend()])('TelemetryStore conformance: $name'
       requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, lookups: 0,
       lookups_by_agent: {}, trend_keywords: [], last_report_at: null,
     });
+    expect(await store.trustCounters(['npm-none-v1', 'npm-other-v1'])).toEqual([0, 1].map(() => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } })));
+    expect(await store.trustCounters([])).toEqual([]);
     expect(await store.totals()).toEqual({
       events: 0, lookups: 0, requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, tools_reported: 0, lookups_by_agent: {},
     });
@@ -190,7 +192,13 @@ describe.each([fsBackend(), redisBackend()])('TelemetryStore conformance: $name'
       const model = new Aggregator();
       const { store } = await backend.open();
       for (const e of events) { model.apply(e); await store.record(e); }
-      for (const a of ['npm-a-v1', 'npm-b-v1', 'pypi-c-v1']) expect(await store.counters(a)).toEqual(model.counters(a));
+      const aids = ['npm-a-v1', 'npm-b-v1', 'pypi-c-v1'];
+      for (const a of aids) expect(await store.counters(a)).toEqual(model.counters(a));
+      // The served part, batched and in the order asked (a repeated aid included).
+      expect(await store.trustCounters([...aids, 'npm-a-v1'])).toEqual([...aids, 'npm-a-v1'].map((a) => {
+        const c = model.counters(a);
+        return { requests: c.requests, successes: c.successes, failures: c.failures, votes: c.votes };
+      }));
       expect(await store.totals()).toEqual(model.totals());
       const byAid = (xs: ToolEvidence[]) => [...xs].sort((a, b) => (a.aid < b.aid ? -1 : 1));
       const got = byAid(await store.evidence!());
