@@ -30,7 +30,7 @@ export function staleReads(maxEntries = 20_000) {
     async readMany<T>(keys: readonly string[], fresh: () => Promise<T[]>, empty: () => T): Promise<T[]> {
       try {
         const values = await fresh();
-        keys.forEach((key, i) => remember(key, values[i]));
+        for (const [i, key] of keys.entries()) remember(key, values[i]);
         return values;
       } catch (error) {
         warn(error);
