@@ -4,17 +4,21 @@
 // A manifest agents already rely on is protected: a new one that moves a verified manifest's base_url or
 // changes its auth is queued for review instead of replacing it silently.
 import { type ApiManifest, type Auth, validateManifest } from '../build/apis/manifest.ts';
-import { ContractInvalidError, withWriteLock } from './catalog-writes.ts';
+import { refreshApis } from './catalog-sync.ts';
+import { ContractInvalidError } from './catalog-writes.ts';
 import type { AppContext } from './context.ts';
 import { httpError } from './errors.ts';
 import type { Suggestion } from './review-queue.ts';
 import type { ApiRecord } from './routes/services.ts';
+import { withCatalogWrite } from './write-lock.ts';
 
 export type ApiWriteResult =
   | { status: 'ok'; service_name: string; created: boolean; manifest: ApiManifest }
   | { status: 'queued'; service_name: string; ticket: string; changes: string[] };
 
 type WriteCtx = Pick<AppContext, 'store' | 'apis' | 'rebuild' | 'reviewQueue'>;
+
+const writingApi = <T>(ctx: WriteCtx, name: string, fn: () => Promise<T>) => withCatalogWrite(ctx, () => refreshApis(ctx, [name]), fn);
 
 const authText = (a: ApiRecord['manifest']['auth'] | Auth) =>
   [a.type, 'header' in a && a.header ? `header ${a.header}` : '', 'query' in a && a.query ? `query ${a.query}` : ''].filter(Boolean).join(' ');
@@ -45,7 +49,7 @@ async function store(ctx: WriteCtx, m: ApiManifest): Promise<ApiWriteResult> {
 /** Stores a manifest, or queues it (202) when it would change a verified manifest's base_url or auth. */
 export async function putApi(ctx: WriteCtx, value: unknown, note: string): Promise<ApiWriteResult> {
   const m = checkedManifest(value);
-  return withWriteLock(ctx, async () => {
+  return writingApi(ctx, m.service_name, async () => {
     // Served = verified: only a manifest agents are handed today is protected.
     const current = ctx.apis.byName.get(m.service_name);
     const changes = current ? protectedChanges(current, m) : [];
@@ -64,6 +68,6 @@ export async function acceptApi(ctx: WriteCtx, s: Suggestion): Promise<{ aid: st
   try { value = JSON.parse(s.value); } catch { throw httpError(422, 'the queued manifest is not valid JSON; reject it'); }
   const m = checkedManifest(value);
   if (m.service_name !== s.aid) throw httpError(409, 'the queued manifest names another service than its ticket; reject it');
-  const r = await withWriteLock(ctx, () => store(ctx, m));
+  const r = await writingApi(ctx, m.service_name, () => store(ctx, m));
   return { aid: r.service_name, created: r.status === 'ok' && r.created, field: null };
 }

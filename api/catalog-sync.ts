@@ -13,14 +13,15 @@ import type { ToolContract } from '../build/contract.ts';
 import type { ChangeNotice, CatalogOverlay } from '../build/storage/redis-overlay.ts';
 import { snapshotOf } from '../build/snapshot.ts';
 import { checkToolFiles } from '../build/validate-catalog.ts';
-import { withWriteLock } from './catalog-writes.ts';
 import type { AppContext } from './context.ts';
 import type { Changes } from './rebuild-shared.ts';
 import { isApiRecord } from './routes/services.ts';
+import { withWriteLock } from './write-lock.ts';
 
 type SyncContext = Pick<AppContext, 'store' | 'snapshot' | 'toolSearch' | 'apis'>;
+type ToolsContext = Pick<AppContext, 'store' | 'snapshot'> & { toolSearch: Pick<AppContext['toolSearch'], 'upsert' | 'remove'> };
 
-function applyTools(ctx: SyncContext, files: Map<string, StoredFile | null>): void {
+function applyTools(ctx: ToolsContext, files: Map<string, StoredFile | null>): void {
   if (files.size === 0) return;
   const byAid = new Map(ctx.snapshot.byAid);
   const mark = (aid: string) => `tools/${aid}.json: `;
@@ -41,7 +42,7 @@ function applyTools(ctx: SyncContext, files: Map<string, StoredFile | null>): vo
   ctx.snapshot = snapshotOf([...byAid.values()], errors);
 }
 
-function applyApis(ctx: SyncContext, files: Map<string, StoredFile | null>): void {
+function applyApis(ctx: Pick<AppContext, 'apis'>, files: Map<string, StoredFile | null>): void {
   for (const [name, file] of files) {
     const v = file?.value;
     if (isApiRecord(v) && v.service_name === name) ctx.apis = ctx.apis.with(v);
@@ -52,15 +53,23 @@ function applyApis(ctx: SyncContext, files: Map<string, StoredFile | null>): voi
   }
 }
 
-const readMany = async (ctx: SyncContext, kind: 'tools' | 'apis', ids: string[]) =>
+const readMany = async (ctx: Pick<AppContext, 'store'>, kind: 'tools' | 'apis', ids: string[]) =>
   new Map(await Promise.all(ids.map(async (id) => [id, await ctx.store.read(kind, id)] as const)));
+
+/** Re-reads these tools from the store into the in-memory catalog (absent = deleted). Hold the write lock. */
+export async function refreshTools(ctx: ToolsContext, aids: string[]): Promise<void> {
+  applyTools(ctx, await readMany(ctx, 'tools', aids));
+}
+
+/** Re-reads these API manifests from the store into the live API catalog. Hold the write lock. */
+export async function refreshApis(ctx: Pick<AppContext, 'store' | 'apis'>, names: string[]): Promise<void> {
+  applyApis(ctx, await readMany(ctx, 'apis', names));
+}
 
 /** Re-reads these records from the store into the in-memory catalog (absent = deleted). */
 export function reloadRecords(ctx: SyncContext, changes: Changes): Promise<void> {
   return withWriteLock(ctx, async () => {
-    const [tools, apis] = await Promise.all([readMany(ctx, 'tools', changes.tools), readMany(ctx, 'apis', changes.apis)]);
-    applyTools(ctx, tools);
-    applyApis(ctx, apis);
+    await Promise.all([refreshTools(ctx, changes.tools), refreshApis(ctx, changes.apis)]);
   });
 }
 

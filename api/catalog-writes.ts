@@ -1,21 +1,24 @@
 // The one way the API changes the catalog (ingest, translate, update-trust, accepted contributions).
 // Each write: validate with the same validator as `npm run validate`, write the file atomically through
 // the catalog store, then make the API reflect it at once (a new immutable snapshot, the search index)
-// and ask for an incremental rebuild so the static site follows. Writes are serialised, so a
-// read-modify-write (update-trust, a command fix) never loses a concurrent change.
+// and ask for an incremental rebuild so the static site follows. Writes are serialised (api/write-lock.ts:
+// in this process, and across processes sharing a Redis overlay, where the writer first re-reads the
+// records it touches), so a read-modify-write (update-trust, a command fix) never loses a concurrent change.
 import type { CatalogStore } from '../build/catalog-store.ts';
 import type { ToolContract } from '../build/contract.ts';
 import { type Snapshot, snapshotOf } from '../build/snapshot.ts';
 import { type FieldError, validateContract } from '../build/validate-contract.ts';
+import { refreshTools } from './catalog-sync.ts';
 import { httpError, validationError } from './errors.ts';
 import type { RebuildScheduler } from './rebuild.ts';
 import type { ToolSearch } from './tool-search.ts';
+import { withCatalogWrite } from './write-lock.ts';
 
 /** What a write needs from the app context (the trust CLI builds one without a server). */
 export interface WriteContext {
   store: CatalogStore;
   snapshot: Snapshot;
-  toolSearch: Pick<ToolSearch, 'upsert'>;
+  toolSearch: Pick<ToolSearch, 'upsert' | 'remove'>;
   rebuild: Pick<RebuildScheduler, 'request'>;
 }
 
@@ -45,15 +48,7 @@ function fileForm(c: ToolContract): ToolContract {
   return { ...(c.$schema === undefined ? {} : { $schema: c.$schema }), identity: c.identity, logic: c.logic, trust: c.trust, action: c.action, ...(c.record ? { record: c.record } : {}) };
 }
 
-// Per context, the tail of the chain of writes; each write starts after the previous one settled.
-const locks = new WeakMap<object, Promise<unknown>>();
-
-export function withWriteLock<T>(ctx: object, fn: () => Promise<T>): Promise<T> {
-  const prev = locks.get(ctx) ?? Promise.resolve();
-  const next = prev.then(fn, fn);
-  locks.set(ctx, next.catch(() => undefined));
-  return next;
-}
+const writingTools = <T>(ctx: WriteContext, aids: string[], fn: () => Promise<T>) => withCatalogWrite(ctx, () => refreshTools(ctx, aids), fn);
 
 const WRITE_CONCURRENCY = 8;
 
@@ -103,7 +98,7 @@ export function checkedContract(value: unknown): ToolContract {
 /** Ingest: the stored contract is replaced whole (blocks absent from `value` are gone afterwards). */
 export async function putContract(ctx: WriteContext, value: unknown): Promise<{ aid: string; created: boolean; contract: ToolContract }> {
   const contract = checkedContract(value);
-  return withWriteLock(ctx, async () => {
+  return writingTools(ctx, [contract.identity.aid], async () => {
     const [created] = await commit(ctx, [contract]);
     return { aid: contract.identity.aid, created: created ?? false, contract };
   });
@@ -116,7 +111,7 @@ export interface TrustEntry {
 
 /** Changes only trust.reliability_score and record.reliability_calculated_at of the known aids. */
 export async function updateTrust(ctx: WriteContext, entries: TrustEntry[], calculatedAt: string): Promise<{ updated: number; unknown: string[] }> {
-  return withWriteLock(ctx, async () => {
+  return writingTools(ctx, entries.map((e) => e.aid), async () => {
     const unknown: string[] = [];
     const changed: ToolContract[] = [];
     for (const e of entries) {
@@ -135,7 +130,7 @@ export async function updateTrust(ctx: WriteContext, entries: TrustEntry[], calc
 
 /** Sets one command of the current contract (an accepted micro_translation or fix). */
 export async function setCommand(ctx: WriteContext, aid: string, field: CommandField, value: string): Promise<ToolContract> {
-  return withWriteLock(ctx, async () => {
+  return writingTools(ctx, [aid], async () => {
     const current = ctx.snapshot.byAid.get(aid);
     if (!current) throw httpError(404, `Tool '${aid.slice(0, 140)}' not found in catalog`);
     const next = checkedContract({ ...current, action: { ...current.action, [field]: value } });

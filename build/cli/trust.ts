@@ -49,7 +49,7 @@ async function runLocal(config: Config, dryRun: boolean, priors: string) {
   const store = catalogStoreFor(config);
   const changed = new Set<string>();
   try {
-    const ctx: WriteContext = { store, snapshot: await loadSnapshot(store), toolSearch: { upsert() {} }, rebuild: { request: (aids) => { for (const a of aids) changed.add(a); } } };
+    const ctx: WriteContext = { store, snapshot: await loadSnapshot(store), toolSearch: { upsert() {}, remove() {} }, rebuild: { request: (aids) => { for (const a of aids) changed.add(a); } } };
     if (!runtime.telemetry.evidence) throw new Error('this telemetry backend keeps no per-client evidence');
     const evidence = await runtime.telemetry.evidence();
     const current = ctx.snapshot.tools.map((t) => ({ aid: t.identity.aid, reliability_score: t.trust.reliability_score }));

@@ -20,6 +20,8 @@ export interface OverlayNames {
   channel: string;
   pending: string;
   lock: string;
+  /** Held by the instance writing the catalog (api/write-lock.ts); outside `base`, so never a record. */
+  writeLock: string;
 }
 
 export const overlayNames = (prefix = 'tcc:'): OverlayNames => ({
@@ -27,6 +29,7 @@ export const overlayNames = (prefix = 'tcc:'): OverlayNames => ({
   channel: `${prefix}catalog-changes`,
   pending: `${prefix}rebuild:pending`,
   lock: `${prefix}rebuild:lock`,
+  writeLock: `${prefix}catalog-write:lock`,
 });
 
 export interface ChangeNotice {

@@ -142,6 +142,48 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
     expect(served.identity.task).toBe('convert overlay widgets into gizmos');
   });
 
+  it('loses no change when A and B read-modify-write the same contracts at the same instant (shared write lock)', async () => {
+    const [a, b] = servers as [ApiProcess, ApiProcess];
+    const aids = Array.from({ length: 24 }, (_, i) => `npm-race-${i}-v1`);
+    for (const aid of aids) await ingest(a, aid, `race subject ${aid}`);
+    await until('B serves them all', async () => (await fetch(`${b.url}/api/v1/tools/${aids.at(-1)}`)).status === 200);
+    // One command fix per tool waits for review (execute_cmd is missing, so a micro_translation answers it).
+    for (const aid of aids) {
+      const r = await fetch(`${b.url}/api/v1/tools/${aid}`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ execution_feedback: 200, trend_keyword: 'race test', micro_translation: `${aid} --run` }),
+      });
+      expect(r.status).toBe(200);
+    }
+    const queue = (await (await call(b, 'GET', '/admin/contributions')).json()) as { contributions: { id: string; aid: string }[] };
+    const tickets = queue.contributions.filter((t) => aids.includes(t.aid));
+    expect(tickets).toHaveLength(aids.length);
+    // A rewrites every score three times while B applies the fixes: both change the same records at once.
+    const scores = [0.31, 0.32, 0.33];
+    const trust = (async () => {
+      for (const score of scores) {
+        const r = await call(a, 'POST', '/admin/update-trust', { scores: aids.map((aid) => ({ aid, reliability_score: score })) });
+        expect(r.status, await r.clone().text()).toBe(200);
+      }
+    })();
+    const fixes = Promise.all(tickets.map(async (t) => {
+      const r = await call(b, 'POST', `/admin/contributions/${t.id}/accept`);
+      expect(r.status, await r.clone().text()).toBe(200);
+    }));
+    await Promise.all([trust, fixes]);
+    for (const aid of aids) {
+      const stored = JSON.parse((await client.get(`${NAMES.base}:tools:${aid}.json`)) ?? 'null');
+      expect({ aid, score: stored.trust.reliability_score, execute_cmd: stored.action.execute_cmd }).toEqual({ aid, score: 0.33, execute_cmd: `${aid} --run` });
+    }
+    // Both processes end up serving what Redis holds.
+    for (const s of servers) {
+      await until('served as stored', async () => {
+        const c = await (await fetch(`${s.url}/api/v1/tools/${aids[0]}`)).json();
+        return c.trust.reliability_score === 0.33;
+      });
+    }
+  });
+
   it('lets the rebuild lock of a SIGKILLed holder expire; the survivor then builds', async () => {
     await settled();
     let caught: { holder: number; token: string; aid: string } | null = null;
