@@ -10,7 +10,7 @@ export const ADMIN_HEADER = 'x-admin-secret';
 export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MS = 60_000;
 
-/** Wrong-secret bookkeeping per client; in-process here, a Redis implementation can share it. */
+/** Wrong-secret bookkeeping per client: in-process here, shared by every process in admin-auth-redis.ts. */
 export interface AuthFailures {
   /** Seconds until the client may try again; 0 when it is not locked out. */
   lockedFor(client: string): Promise<number>;

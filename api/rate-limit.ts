@@ -15,8 +15,10 @@ export interface RateLimiter {
 }
 
 export interface TokenBucketOptions {
-  /** Bucket size and refill per minute; 0 or less disables the limit. */
-  perMinute: number;
+  /** Bucket size, refilled in full over `windowMs`; 0 or less disables the limit. */
+  limit: number;
+  /** Refill period; one minute by default (contributions: an hour). */
+  windowMs?: number;
   /** Most buckets kept in memory; the least recently refilled are dropped first (they are the fullest). */
   maxKeys?: number;
   now?: () => number;
@@ -27,15 +29,15 @@ interface Bucket {
   at: number;
 }
 
-export function tokenBucketLimiter({ perMinute, maxKeys = 100_000, now = Date.now }: TokenBucketOptions): RateLimiter {
+export function tokenBucketLimiter({ limit, windowMs = 60_000, maxKeys = 100_000, now = Date.now }: TokenBucketOptions): RateLimiter {
   const buckets = new Map<string, Bucket>();
-  const perMs = perMinute / 60_000;
   return {
     async take(key) {
-      if (perMinute <= 0) return { allowed: true, retryAfterS: 0, remaining: Number.POSITIVE_INFINITY };
+      if (limit <= 0) return { allowed: true, retryAfterS: 0, remaining: Number.POSITIVE_INFINITY };
       const t = now();
-      const b = buckets.get(key) ?? { tokens: perMinute, at: t };
-      b.tokens = Math.min(perMinute, b.tokens + (t - b.at) * perMs);
+      const b = buckets.get(key) ?? { tokens: limit, at: t };
+      // Multiply before dividing: exact refills for whole fractions of the window (no 0.9999… tokens).
+      b.tokens = Math.min(limit, b.tokens + ((t - b.at) * limit) / windowMs);
       b.at = t;
       // Re-insert so Map order is least recently used first.
       buckets.delete(key);
@@ -48,7 +50,7 @@ export function tokenBucketLimiter({ perMinute, maxKeys = 100_000, now = Date.no
         b.tokens -= 1;
         return { allowed: true, retryAfterS: 0, remaining: Math.floor(b.tokens) };
       }
-      return { allowed: false, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000)), remaining: 0 };
+      return { allowed: false, retryAfterS: Math.max(1, Math.ceil(((1 - b.tokens) * windowMs) / limit / 1000)), remaining: 0 };
     },
   };
 }

@@ -1,11 +1,13 @@
-// The one place that chooses where runtime state lives (telemetry counters, rate-limit buckets, the review
-// queue): files under DATA_DIR for one process, or Redis (STORAGE_URL=redis://host:port/db) for several
+// The one place that chooses where runtime state lives (telemetry counters, rate-limit buckets, the admin
+// lockout, the review queue): files under DATA_DIR for one process, or Redis (STORAGE_URL=redis://host:port/db) for several
 // processes behind a load balancer. Routes only see the interfaces.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createStorage, type Storage } from 'unstorage';
 import redisDriver from 'unstorage/drivers/redis';
 import { type Config, redactUrl, StorageUrlError } from '../build/config.ts';
+import { type AuthFailures, memoryAuthFailures } from './admin-auth.ts';
+import { redisAuthFailures } from './admin-auth-redis.ts';
 import { type RateLimiter, telemetryRatePerMinute, tokenBucketLimiter } from './rate-limit.ts';
 import { redisRateLimiter } from './rate-limit-redis.ts';
 import { fileReviewQueue, type ReviewQueue } from './review-queue.ts';
@@ -26,8 +28,10 @@ export interface RuntimeState {
    * state (DATA_DIR file, or one Redis key), so a client is one client whichever instance it reaches.
    */
   clientHash: ClientHasher;
+  /** Wrong admin secrets per client, for the lockout (shared by all processes on Redis). */
+  authFailures: AuthFailures;
   /** Another limiter on the same backend (shared by all processes on Redis), e.g. for contributions. */
-  createLimiter(options: { name: string; perMinute: number; now?: () => number }): RateLimiter;
+  createLimiter(options: { name: string; limit: number; windowMs?: number; now?: () => number }): RateLimiter;
   /** The unstorage instance over Redis (its driver holds the connection); absent for files. */
   storage?: Storage;
   /** Waits for in-flight writes, then releases files and connections. */
@@ -86,9 +90,10 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
     return {
       backend: 'fs',
       telemetry,
-      rateLimiter: tokenBucketLimiter({ perMinute }),
+      rateLimiter: tokenBucketLimiter({ limit: perMinute }),
       clientHash: await loadClientHasher(config.dataDir),
-      createLimiter: ({ perMinute: n, now }) => tokenBucketLimiter({ perMinute: n, ...(now ? { now } : {}) }),
+      authFailures: memoryAuthFailures(),
+      createLimiter: ({ name: _, ...options }) => tokenBucketLimiter(options),
       reviewQueue: await fileReviewQueue({ dataDir: config.dataDir }),
       close: () => telemetry.close(),
     };
@@ -104,9 +109,10 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
   return {
     backend: 'redis',
     telemetry,
-    rateLimiter: redisRateLimiter({ client, perMinute, prefix }),
+    rateLimiter: redisRateLimiter({ client, limit: perMinute, prefix }),
     clientHash: clientHasherOf(salt),
-    createLimiter: ({ name, perMinute: n, now }) => redisRateLimiter({ client, perMinute: n, prefix: `${prefix}${name}:`, ...(now ? { now } : {}) }),
+    authFailures: redisAuthFailures({ client, prefix }),
+    createLimiter: ({ name, ...options }) => redisRateLimiter({ client, ...options, prefix: `${prefix}${name}:` }),
     reviewQueue: redisReviewQueue({ client, prefix }),
     storage,
     async close() {

@@ -6,7 +6,6 @@ import { toNodeHandler } from 'h3/node';
 import { catalogStoreFor } from '../build/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/snapshot.ts';
-import { memoryAuthFailures } from './admin-auth.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { createRebuildScheduler, staleAids } from './rebuild.ts';
@@ -69,8 +68,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },
     clientHash: runtime.clientHash,
     rebuild,
-    adminFailures: memoryAuthFailures(),
-    contributeLimiter: contributionLimiter(),
+    adminFailures: runtime.authFailures,
+    contributeLimiter: contributionLimiter(runtime.createLimiter),
   };
   // Writes whose rebuild was cut short by a crash or stop: let the static site catch up, in the background.
   await group.start(rebuild, staleAids(config.catalogDir, config.distDir));

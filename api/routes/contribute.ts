@@ -9,9 +9,10 @@ import { checkedContract, COMMAND_FIELDS, ContractInvalidError, contractValidati
 import { clientIp, userAgentClassOf } from '../client.ts';
 import type { AppContext } from '../context.ts';
 import { httpError, invalid } from '../errors.ts';
-import { enforce, type RateLimiter, tokenBucketLimiter } from '../rate-limit.ts';
+import { enforce, type RateLimiter } from '../rate-limit.ts';
 import { bodyChecker } from '../request-body.ts';
 import type { NewSuggestion } from '../review-queue.ts';
+import type { RuntimeState } from '../runtime-state.ts';
 import { cleanText } from '../tax-payload.ts';
 
 export const CONTRIBUTE_BODY_LIMIT = 256 * 1024;
@@ -30,18 +31,12 @@ const checkFix = bodyChecker<Type.Static<typeof CommandFix>>(CommandFix);
 const checkNote = bodyChecker<string>(Note);
 
 /**
- * POST /api/v1/contribute per client: CONTRIBUTE_RATE_PER_HOUR (default 10; 0 = no limit). The token
- * bucket counts per minute, so it runs on a clock slowed 60 times and its Retry-After is scaled back.
+ * POST /api/v1/contribute per client: CONTRIBUTE_RATE_PER_HOUR (default 10; 0 = no limit), on the runtime
+ * state's backend, so under Redis a client has one hourly budget across every instance.
  */
-export function contributionLimiter(perHour = Number(process.env.CONTRIBUTE_RATE_PER_HOUR ?? 10)): RateLimiter {
+export function contributionLimiter(create: RuntimeState['createLimiter'], perHour = Number(process.env.CONTRIBUTE_RATE_PER_HOUR ?? 10)): RateLimiter {
   if (!Number.isFinite(perHour) || perHour < 0) throw new Error('CONTRIBUTE_RATE_PER_HOUR must be a number >= 0');
-  const bucket = tokenBucketLimiter({ perMinute: perHour, now: () => Date.now() / 60 });
-  return {
-    async take(key) {
-      const d = await bucket.take(key);
-      return { ...d, retryAfterS: d.retryAfterS * 60 };
-    },
-  };
+  return create({ name: 'contribute', limit: perHour, windowMs: 3_600_000 });
 }
 
 export function contributionGuide(baseUrl: string) {

@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthFailures, memoryAuthFailures } from '../../api/admin-auth.ts';
+import { redisAuthFailures } from '../../api/admin-auth-redis.ts';
 import { type RateLimiter, tokenBucketLimiter } from '../../api/rate-limit.ts';
 import { redisRateLimiter } from '../../api/rate-limit-redis.ts';
 import { fileReviewQueue, type NewSuggestion, type ReviewQueue } from '../../api/review-queue.ts';
@@ -15,7 +17,9 @@ interface Backend {
   name: string;
   /** A fresh queue; `again` opens a second handle on the same state (another process, or a restart). */
   queue(maxPending?: number): Promise<{ q: ReviewQueue; again(): Promise<ReviewQueue> }>;
-  limiter(perMinute: number, now: () => number): RateLimiter;
+  limiter(limit: number, now: () => number, windowMs?: number): RateLimiter;
+  /** Two handles on one lockout state (two processes; in-process state cannot be shared, so one handle). */
+  authFailures(now: () => number): [AuthFailures, AuthFailures];
 }
 
 let redis: RedisProcess;
@@ -32,7 +36,8 @@ const backends: Backend[] = [
       dirs.push(dataDir);
       return { q: await fileReviewQueue({ dataDir, maxPending }), again: () => fileReviewQueue({ dataDir, maxPending }) };
     },
-    limiter: (perMinute, now) => tokenBucketLimiter({ perMinute, now }),
+    limiter: (limit, now, windowMs) => tokenBucketLimiter({ limit, now, ...(windowMs ? { windowMs } : {}) }),
+    authFailures: (now) => { const f = memoryAuthFailures({ now }); return [f, f]; },
   },
   {
     name: 'redis',
@@ -40,7 +45,8 @@ const backends: Backend[] = [
       const prefix = `rqc${n++}:`;
       return { q: redisReviewQueue({ client: redisClient(), prefix, maxPending }), again: async () => redisReviewQueue({ client: redisClient(), prefix, maxPending }) };
     },
-    limiter: (perMinute, now) => redisRateLimiter({ client: redisClient(), perMinute, prefix: `rlc${n++}:`, now }),
+    limiter: (limit, now, windowMs) => redisRateLimiter({ client: redisClient(), limit, prefix: `rlc${n++}:`, now, ...(windowMs ? { windowMs } : {}) }),
+    authFailures: (now) => { const prefix = `afc${n++}:`; return [redisAuthFailures({ client: redisClient(), prefix, now }), redisAuthFailures({ client: redisClient(), prefix, now })]; },
   },
 ];
 
@@ -97,7 +103,7 @@ describe.each(backends)('ReviewQueue conformance: $name', (backend) => {
 });
 
 describe.each(backends)('RateLimiter conformance: $name', (backend) => {
-  it('a bucket of perMinute tokens per key, refilled continuously, with Retry-After in whole seconds', async () => {
+  it('a bucket of `limit` tokens per key, refilled over a minute, refilled continuously, with Retry-After in whole seconds', async () => {
     let now = 5_000_000;
     const l = backend.limiter(3, () => now);
     for (let i = 0; i < 3; i++) expect(await l.take('k')).toMatchObject({ allowed: true, remaining: 2 - i });
@@ -111,8 +117,46 @@ describe.each(backends)('RateLimiter conformance: $name', (backend) => {
     expect(await l.take('k')).toMatchObject({ allowed: true, remaining: 2 });
   });
 
+  it('an hourly bucket (contributions): 2 per hour, one back every 30 minutes', async () => {
+    let now = 9_000_000;
+    const l = backend.limiter(2, () => now, 3_600_000);
+    expect((await l.take('ip')).allowed).toBe(true);
+    expect((await l.take('ip')).allowed).toBe(true);
+    expect(await l.take('ip')).toEqual({ allowed: false, retryAfterS: 1800, remaining: 0 });
+    now += 29 * 60_000;
+    expect((await l.take('ip')).allowed).toBe(false);
+    now += 60_000;
+    expect(await l.take('ip')).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
   it('0 per minute means no limit', async () => {
     const l = backend.limiter(0, () => 0);
     for (let i = 0; i < 50; i++) expect((await l.take('k')).allowed).toBe(true);
+  });
+});
+
+describe.each(backends)('AuthFailures (admin lockout) conformance: $name', (backend) => {
+  it('locks a client out after 10 wrong secrets within a minute (counted across handles), until the oldest leaves the window', async () => {
+    let now = 7_000_000;
+    const [a, b] = backend.authFailures(() => now);
+    for (let i = 0; i < 9; i++) {
+      await (i % 2 ? b : a).fail('203.0.113.5');
+      now += 1_000;
+    }
+    expect(await a.lockedFor('203.0.113.5')).toBe(0);
+    await b.fail('203.0.113.5');
+    // The first failure was 9 s ago: locked for the 51 s until it is a minute old.
+    expect(await a.lockedFor('203.0.113.5')).toBe(51);
+    expect(await b.lockedFor('203.0.113.5')).toBe(51);
+    expect(await a.lockedFor('203.0.113.6')).toBe(0);
+    now += 50_500;
+    expect(await b.lockedFor('203.0.113.5')).toBe(1);
+    now += 500;
+    expect(await a.lockedFor('203.0.113.5')).toBe(0);
+    // Sliding: one more failure now makes ten within the last minute again (the 2nd to the 11th).
+    await a.fail('203.0.113.5');
+    expect(await b.lockedFor('203.0.113.5')).toBe(1);
+    now += 120_000;
+    expect(await a.lockedFor('203.0.113.5')).toBe(0);
   });
 });

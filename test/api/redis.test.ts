@@ -117,8 +117,8 @@ describe('Redis building blocks', () => {
 
   it('rate limiter: one token bucket per key across processes, refilled over time, expiring when idle', async () => {
     let now = 1_000_000;
-    const la = redisRateLimiter({ client: a, perMinute: 2, prefix: 'rl1:', now: () => now });
-    const lb = redisRateLimiter({ client: b, perMinute: 2, prefix: 'rl1:', now: () => now });
+    const la = redisRateLimiter({ client: a, limit: 2, prefix: 'rl1:', now: () => now });
+    const lb = redisRateLimiter({ client: b, limit: 2, prefix: 'rl1:', now: () => now });
     expect((await la.take('k')).allowed).toBe(true);
     expect((await lb.take('k')).allowed).toBe(true);
     expect(await la.take('k')).toMatchObject({ allowed: false, retryAfterS: 30 });
@@ -131,8 +131,8 @@ describe('Redis building blocks', () => {
   });
 
   it('rate limiter: 200 concurrent takes from two clients spend exactly the bucket', async () => {
-    const la = redisRateLimiter({ client: a, perMinute: 25, prefix: 'rl2:' });
-    const lb = redisRateLimiter({ client: b, perMinute: 25, prefix: 'rl2:' });
+    const la = redisRateLimiter({ client: a, limit: 25, prefix: 'rl2:' });
+    const lb = redisRateLimiter({ client: b, limit: 25, prefix: 'rl2:' });
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? la : lb).take('same client and tool')));
     expect(results.filter((r) => r.allowed)).toHaveLength(25);
   });
@@ -168,7 +168,7 @@ describe('Redis building blocks', () => {
     const other = await createRuntimeState(config(redis.url), { redisPrefix: 'rs1:' });
     expect(other.clientHash('203.0.113.9')).toBe(state.clientHash('203.0.113.9'));
     expect(other.clientHash('203.0.113.9')).not.toBe(other.clientHash('203.0.113.10'));
-    const limits = [state, other].map((s) => s.createLimiter({ name: 'contribute', perMinute: 1 }));
+    const limits = [state, other].map((s) => s.createLimiter({ name: 'contribute', limit: 1, windowMs: 3_600_000 }));
     expect((await limits[0]!.take('ip')).allowed).toBe(true);
     expect((await limits[1]!.take('ip')).allowed).toBe(false);
     await other.close();
@@ -192,6 +192,37 @@ describe('Redis building blocks', () => {
       for (let i = 0; i < 5; i++) statuses.push(await post(servers[i % 2]!));
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
     } finally {
+      for (const s of servers) await s.close();
+      await site.cleanup();
+    }
+  });
+
+  it('in-process servers on the same Redis share the contribution budget and the admin lockout', async () => {
+    const site = await prepareSite();
+    const servers: RunningServer[] = [];
+    const before = process.env.CONTRIBUTE_RATE_PER_HOUR;
+    process.env.CONTRIBUTE_RATE_PER_HOUR = '2';
+    try {
+      for (const n of [0, 1]) {
+        const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), ADMIN_SECRET: 'the-right-secret' }) });
+        servers.push(await startServer(config, { telemetryRatePerMin: 0 }));
+      }
+      const [a, b] = servers as [RunningServer, RunningServer];
+      const contribute = (s: RunningServer, value: string) => fetch(`${s.url}/api/v1/contribute`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ aid: 'npm-axios-v1', field: 'execute_cmd', value }),
+      }).then((r) => r.status);
+      expect([await contribute(a, 'one'), await contribute(b, 'two'), await contribute(a, 'three'), await contribute(b, 'four')]).toEqual([202, 202, 429, 429]);
+      // Ten wrong secrets, alternating instances: the client is locked out of both, even with the right one.
+      const admin = (s: RunningServer, secret: string) => fetch(`${s.url}/admin/rebuild`, { headers: { 'x-admin-secret': secret } });
+      for (let i = 0; i < 10; i++) expect((await admin(i % 2 ? b : a, `wrong-${i}`)).status).toBe(403);
+      for (const s of [a, b]) {
+        const locked = await admin(s, 'the-right-secret');
+        expect(locked.status).toBe(429);
+        expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(50);
+      }
+    } finally {
+      if (before === undefined) delete process.env.CONTRIBUTE_RATE_PER_HOUR;
+      else process.env.CONTRIBUTE_RATE_PER_HOUR = before;
       for (const s of servers) await s.close();
       await site.cleanup();
     }

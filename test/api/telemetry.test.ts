@@ -160,7 +160,7 @@ describe('client helpers', () => {
 
   it('token bucket refills over time', async () => {
     let now = 0;
-    const limiter = tokenBucketLimiter({ perMinute: 2, now: () => now });
+    const limiter = tokenBucketLimiter({ limit: 2, now: () => now });
     expect((await limiter.take('k')).allowed).toBe(true);
     expect((await limiter.take('k')).allowed).toBe(true);
     const denied = await limiter.take('k');
