@@ -31,6 +31,8 @@ export async function writeManifestFiles(buildDir: string, apis: ServedManifest[
   const before = prevDir !== null && last?.dir === prevDir ? last.content : null;
   const content = new Map<string, string>();
   const fresh: OutputFile[] = [];
+  // One recursive mkdir for the shared parent; each manifest's own folder is then one plain mkdir.
+  if (before && apis.length) mkdirSync(path.join(buildDir, manifestPath('x').slice(1, -'/x/mai-api.json'.length)), { recursive: true });
   for (const f of manifestFiles(apis)) {
     content.set(f.path, f.content);
     if (prevDir && before?.get(f.path) === f.content && linked(prevDir, buildDir, f.path)) continue;
@@ -44,7 +46,7 @@ export async function writeManifestFiles(buildDir: string, apis: ServedManifest[
 function linked(fromDir: string, toDir: string, file: string): boolean {
   const target = path.join(toDir, file);
   try {
-    mkdirSync(path.dirname(target), { recursive: true });
+    mkdirSync(path.dirname(target));
     linkSync(path.join(fromDir, file), target);
     return true;
   } catch {
