@@ -14,10 +14,11 @@
 //        popularity signal
 //      − 0.5 per required input (path, query, header, body; at most −5)
 //      − 0.25 per path segment beyond two (version prefixes such as v1 not counted)
+//      − 3 under a settings/preferences/config segment (account configuration is rarely the first need)
 //      + 0.5 when it has a summary or description.
 //   4. Greedy pick, best first: each already-picked intent of the same kind costs 0.4 and each on the
-//      same resource (the last literal path segment, so `/users/{id}/drafts` and `/users/{id}/labels` are
-//      different resources) costs 1, so the 20 cover many resources and a mix of list/read/create
+//      same resource (the last literal path segment that is not a verb, so `/users/{id}/drafts` and
+//      `/users/{id}/labels` are different resources and `/messages/send` acts on messages) costs 1, so the 20 cover many resources and a mix of list/read/create
 //      rather than twenty lists.
 //   Ties go to the operation that comes first in the definition, so the result is deterministic.
 import { type Intent, MAX_INTENTS } from './manifest.ts';
@@ -36,6 +37,9 @@ const VERBS: Readonly<Record<string, IntentKind>> = {
   update: 'update', put: 'update', patch: 'update', modify: 'update', set: 'update', edit: 'update', replace: 'update',
   delete: 'delete', remove: 'delete', destroy: 'delete', cancel: 'delete', purge: 'delete',
 };
+
+/** The kind a verb word names, if it is one (own keys only: a word like "constructor" is not a verb). */
+const verbKind = (word: string): IntentKind | undefined => (Object.hasOwn(VERBS, word) ? VERBS[word] : undefined);
 
 const VERSION_SEGMENT = /^(v\d+([._]\d+)*|api|rest|\d{4}-\d{2}-\d{2})$/i;
 
@@ -62,7 +66,7 @@ export function kindOf(o: Operation): IntentKind {
   if (o.method === 'DELETE') return 'delete';
   const opId = typeof o.op.operationId === 'string' ? o.op.operationId : '';
   for (const word of snakeWords(opId)) {
-    const kind = VERBS[word];
+    const kind = verbKind(word);
     if (!kind) continue;
     if (o.method === 'GET') {
       if (kind === 'search' || kind === 'list') return kind;
@@ -79,11 +83,17 @@ export function kindOf(o: Operation): IntentKind {
   }
 }
 
-/** The collection an operation acts on: the last literal path segment (`/users/{id}/drafts/{d}` → drafts). */
+/**
+ * The collection an operation acts on: the last literal path segment (`/users/{id}/drafts/{d}` → drafts),
+ * past trailing verbs (`/messages/send` → messages, `/jobs/{id}/cancel` → jobs).
+ */
 export function resourceKey(path: string): string {
   const literal = segmentsOf(path).filter((s) => !isTemplate(s) && !VERSION_SEGMENT.test(s));
+  while (literal.length > 1 && verbKind(snakeWords(literal[literal.length - 1] ?? '')[0] ?? '')) literal.pop();
   return (literal[literal.length - 1] ?? '').replace(/\.[a-z]+$/i, '').toLowerCase();
 }
+
+const CONFIGURATION_SEGMENT = /^(settings|preferences|config|configuration)$/i;
 
 function baseScore(o: Operation, kind: IntentKind, resourceSize: number, r: Resolver): number {
   const depth = segmentsOf(o.path).filter((s) => !VERSION_SEGMENT.test(s)).length;
@@ -92,6 +102,7 @@ function baseScore(o: Operation, kind: IntentKind, resourceSize: number, r: Reso
     + Math.min(2, 0.5 * Math.log2(1 + resourceSize))
     - Math.min(5, 0.5 * requiredCount(o, r))
     - 0.25 * Math.max(0, depth - 2)
+    - (segmentsOf(o.path).some((s) => CONFIGURATION_SEGMENT.test(s)) ? 3 : 0)
     + (documented ? 0.5 : 0);
 }
 

@@ -2,7 +2,9 @@
 // tokens, categories, source URLs and determinism.
 import { describe, expect, it } from 'vitest';
 import { CompileError, compileManifest, manifestFileContent } from '../../../build/apis/compile.ts';
+import { kindOf, resourceKey } from '../../../build/apis/intents.ts';
 import { MAX_INTENTS, PARAM_TYPES, validateManifest } from '../../../build/apis/manifest.ts';
+import type { Operation } from '../../../build/apis/operation.ts';
 import { COMPILED_AT, compileFixture, FIXTURE_FILES, type FixtureFile, fixtureText } from './fixtures.ts';
 
 const intent = async (file: FixtureFile, id: string) => {
@@ -115,6 +117,23 @@ describe('intent selection', () => {
     expect(before).toContain('gmail_users_labels_list');
     expect(after).not.toContain('gmail_users_labels_list');
     expect(after).toHaveLength(20);
+  });
+
+  it('an email API offers sending mail before account settings (Gmail: messages.send in, at most 2 settings)', async () => {
+    const ids = (await compileFixture('directory/googleapis.com/gmail.json')).manifest.intents.map((i) => i.id);
+    expect(ids).toContain('gmail_users_messages_send');
+    expect(ids).toContain('gmail_users_messages_list');
+    expect(ids.filter((id) => id.includes('_settings_')).length).toBeLessThanOrEqual(2);
+  });
+
+  it('resources: the last literal segment past versions and trailing verbs; "constructor" is no verb', async () => {
+    expect(resourceKey('/gmail/v1/users/{userId}/messages/send')).toBe('messages');
+    expect(resourceKey('/v2/jobs/{id}/cancel')).toBe('jobs');
+    expect(resourceKey('/users/{id}/drafts/{d}')).toBe('drafts');
+    expect(resourceKey('/search')).toBe('search');
+    expect(resourceKey('/things/constructor')).toBe('constructor');
+    const op = { method: 'POST', path: '/things/constructor', op: { operationId: 'constructor' }, index: 0 } as unknown as Operation;
+    expect(kindOf(op)).toBe('action');
   });
 
   it('returns: the response description when it says something, else the schema or resource', async () => {
