@@ -5,14 +5,10 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { type AuthFailures, FAILURE_WINDOW_MS, MAX_FAILURES } from './admin-auth.ts';
 import { httpError } from './errors.ts';
+import { luaNowMs } from './redis-clock.ts';
 
 // KEYS[1] list; ARGV: max, windowMs, now (ms, or -1 for Redis's clock).
-const CLOCK = `
-local now = tonumber(ARGV[3])
-if now < 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end`;
+const CLOCK = luaNowMs('ARGV[3]');
 
 const FAIL = `${CLOCK}
 redis.call('LPUSH', KEYS[1], now)

@@ -5,14 +5,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RateLimiter } from './rate-limit.ts';
+import { luaNowMs } from './redis-clock.ts';
 
 const TAKE = `
-local cap = tonumber(ARGV[1])
-local now = tonumber(ARGV[2])
-if now < 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+local cap = tonumber(ARGV[1])${luaNowMs('ARGV[2]')}
 local window = tonumber(ARGV[3])
 local b = redis.call('HMGET', KEYS[1], 't', 'a')
 local tokens = tonumber(b[1]) or cap

@@ -53,19 +53,8 @@ export async function listingItems(ctx: AppContext, tools: ToolContract[]) {
   return tools.map((t, i) => listingItem(t, ctx.config.baseUrl, telemetry[i]));
 }
 
-/** What GET /api/v1/tools answers: a search, or the top list for an empty query. */
-export async function toolList(ctx: AppContext, q: string, category: Platform | '', limit = LIST_LIMIT) {
-  const results = await listingItems(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
-  return { query: q, category, count: results.length, results, note: LISTING_NOTE };
-}
-
-export async function trendingList(ctx: AppContext, limit: number) {
-  const results = await listingItems(ctx, ctx.toolSearch.search('', { limit }));
-  return { count: results.length, results };
-}
-
-// The REST routes answer the same documents as toolList and trendingList, as JSON text built from
-// pre-serialised items (api/listing-json.ts): search is the hottest route. MCP keeps the objects.
+// The listing documents are built as JSON text from pre-serialised items (api/listing-json.ts), since
+// search is the hottest route; MCP, which needs objects, parses that text, so each layout exists once.
 const JSON_TYPE = 'application/json;charset=UTF-8';
 const NOTE_JSON = JSON.stringify(LISTING_NOTE);
 
@@ -74,17 +63,20 @@ async function listingJson(ctx: AppContext, tools: ToolContract[]): Promise<stri
   return tools.map((t, i) => listingItemJson(t, ctx.config.baseUrl, telemetry[i] as TrustTelemetry));
 }
 
-/** JSON.stringify(await toolList(ctx, q, category, limit)), faster. */
+/** What GET /api/v1/tools answers, as JSON text: a search, or the top list for an empty query. */
 export async function toolListJson(ctx: AppContext, q: string, category: Platform | '', limit = LIST_LIMIT): Promise<string> {
   const items = await listingJson(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
   return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
 }
 
-/** JSON.stringify(await trendingList(ctx, limit)), faster. */
+/** What GET /api/v1/tools/trending answers, as JSON text. */
 export async function trendingListJson(ctx: AppContext, limit: number): Promise<string> {
   const items = await listingJson(ctx, ctx.toolSearch.search('', { limit }));
   return `{"count":${items.length},"results":${jsonArray(items)}}`;
 }
+
+export const toolList = async (...args: Parameters<typeof toolListJson>): Promise<object> => JSON.parse(await toolListJson(...args));
+export const trendingList = async (...args: Parameters<typeof trendingListJson>): Promise<object> => JSON.parse(await trendingListJson(...args));
 
 function jsonText(event: H3Event, text: string): string {
   event.res.headers.set('content-type', JSON_TYPE);

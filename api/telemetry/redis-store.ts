@@ -155,8 +155,9 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
       return aids.map((_, i) => {
         const [error, values] = results[i] ?? [new Error('telemetry: pipeline answered short')];
         if (error) throw error;
-        const h = Object.fromEntries(TRUST_FIELDS.map((f, k) => [f, (values as (string | null)[])[k] ?? undefined])) as Record<string, string>;
-        return { requests: int(h.requests), successes: int(h.successes), failures: int(h.failures), votes: votesOf(h) };
+        // HMGET answers in TRUST_FIELDS order.
+        const n = (k: number) => int((values as (string | null)[])[k] ?? undefined);
+        return { requests: n(0), successes: n(1), failures: n(2), votes: { yes: n(3), no: n(4), partial: n(5) } };
       });
     }, () => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } })),
 

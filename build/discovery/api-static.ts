@@ -13,7 +13,8 @@ export interface ServedManifest {
   manifest: ManifestBody;
 }
 
-export const manifestPath = (serviceName: string) => `/api/v1/services/${serviceName}/mai-api.json`;
+const SERVICES_DIR = 'api/v1/services';
+export const manifestPath = (serviceName: string) => `/${SERVICES_DIR}/${serviceName}/mai-api.json`;
 
 export const servedManifest = (m: ApiManifest): ServedManifest => ({ service_name: m.service_name, manifest: m.manifest });
 
@@ -32,7 +33,7 @@ export async function writeManifestFiles(buildDir: string, apis: ServedManifest[
   const content = new Map<string, string>();
   const fresh: OutputFile[] = [];
   // One recursive mkdir for the shared parent; each manifest's own folder is then one plain mkdir.
-  if (before && apis.length) mkdirSync(path.join(buildDir, manifestPath('x').slice(1, -'/x/mai-api.json'.length)), { recursive: true });
+  if (before && apis.length) mkdirSync(path.join(buildDir, SERVICES_DIR), { recursive: true });
   for (const f of manifestFiles(apis)) {
     content.set(f.path, f.content);
     if (prevDir && before?.get(f.path) === f.content && linked(prevDir, buildDir, f.path)) continue;

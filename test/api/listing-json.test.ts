@@ -6,9 +6,9 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingItemJson } from '../../api/listing-json.ts';
-import { toolList, trendingList } from '../../api/routes/tools.ts';
+import { listingItems } from '../../api/routes/tools.ts';
 import type { ToolContract } from '../../build/contract.ts';
-import { listingItem, type TrustTelemetry } from '../../build/views.ts';
+import { LISTING_NOTE, listingItem, type TrustTelemetry } from '../../build/views.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../catalog/tools');
@@ -54,23 +54,30 @@ describe('GET /api/v1/tools and /trending bytes', () => {
   beforeAll(async () => { s = await startTestServer(); });
   afterAll(() => s.cleanup());
 
-  it('are the JSON of the listing objects, with live counters, for searches, categories and the top list', async () => {
+  it('are the JSON of the documented listing objects, with live counters, for searches, categories and the top list', async () => {
     // Real reports move the counters of a tool that appears in the listings below.
     for (const feedback of [200, 200, 500]) {
       const r = await s.post('/api/v1/tools/npm-axios-v1', { execution_feedback: feedback, trend_keyword: 'http requests', validation_vote: 'yes' });
       expect(r.status).toBe(200);
     }
     const ctx = s.running.ctx;
+    // The documents as spec'd, built from listing objects (the same ranking gives the same tools).
+    const items = (q: string, category: '' | 'npm' | 'pypi' | 'github', limit = 10) => listingItems(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
+    const toolList = async (q: string, category: '' | 'npm' | 'pypi' | 'github') => {
+      const results = await items(q, category);
+      return { query: q, category, count: results.length, results, note: LISTING_NOTE };
+    };
     const cases: [string, string, ''|'npm'|'pypi'|'github'][] = [['', '', ''], ['?q=http%20client', 'http client', ''], ['?q=http&category=npm', 'http', 'npm'], ['?q=%22quoted%22%20%E2%9C%93', '"quoted" ✓', ''], ['?q=zzzznotfound', 'zzzznotfound', '']];
     for (const [query, q, category] of cases) {
       const res = await s.fetch(`/api/v1/tools${query}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/json;charset=UTF-8');
-      expect(await res.text()).toBe(JSON.stringify(await toolList(ctx, q, category)));
+      expect(await res.text()).toBe(JSON.stringify(await toolList(q, category)));
     }
     const axios = JSON.parse(await (await s.fetch('/api/v1/tools?q=axios')).text()).results.find((r: { identity: { aid: string } }) => r.identity.aid === 'npm-axios-v1');
     expect(axios.trust.telemetry).toEqual({ requests: 3, success_rate: 0.667, votes: { yes: 3, no: 0, partial: 0 } });
     const trending = await s.fetch('/api/v1/tools/trending?limit=7');
-    expect(await trending.text()).toBe(JSON.stringify(await trendingList(ctx, 7)));
+    const top = await items('', '', 7);
+    expect(await trending.text()).toBe(JSON.stringify({ count: top.length, results: top }));
   });
 });
