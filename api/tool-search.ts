@@ -5,11 +5,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Platform, ToolContract } from '../build/contract.ts';
-import { type ApiManifestLike, analyzeDocument, documentFromApiManifest, documentFromContract, type SearchDocument } from '../build/search/documents.ts';
-import { SearchEngine } from '../build/search/engine.ts';
-import { learnExpansions } from '../build/search/expand.ts';
+import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../build/search/documents.ts';
+import { createSearchIndex } from '../build/search/engine.ts';
+import { readExpansions } from '../build/search/expand.ts';
 import type { Expansions } from '../build/search/plan.ts';
-import { readExpansions } from '../build/search/static-index.ts';
 import type { Snapshot } from '../build/snapshot.ts';
 import { isListable } from '../build/views.ts';
 
@@ -29,11 +28,6 @@ export interface ApiSearch {
 
 export { isListable } from '../build/views.ts';
 
-function engineOf(docs: SearchDocument[], expansions?: Expansions): SearchEngine {
-  const analyzed = docs.map(analyzeDocument);
-  return SearchEngine.build(docs, { analyzed, expansions: expansions ?? learnExpansions(analyzed) });
-}
-
 /**
  * The expansion table the static build learned (dist/search/expansions.json): loading it skips a pass
  * over the catalog at start-up and keeps the API's expansions identical to the static search's.
@@ -51,21 +45,12 @@ export function builtExpansions(distDir: string): Expansions | undefined {
 export function createToolSearch(snapshot: Snapshot, options: { expansions?: Expansions } = {}): ToolSearch {
   const listed = snapshot.tools.filter(isListable);
   const byAid = new Map(listed.map((c) => [c.identity.aid, c]));
-  const engine = engineOf(listed.map(documentFromContract), options.expansions);
-  // The empty query (the default listing, the most frequent request) scans every document: cache it.
-  const top = new Map<string, ToolContract[]>();
-  const run = (q: string, platform: Platform | '' | undefined, limit: number) =>
-    engine.search(q, { limit, ...(platform ? { platform } : {}) }).map((h) => byAid.get(h.id)).filter((c): c is ToolContract => c !== undefined);
+  // The empty query (the default listing) is cached by the engine until its next write.
+  const { engine } = createSearchIndex(listed.map(documentFromContract), options);
   return {
-    search(q, { platform, limit }) {
-      if (q.trim() !== '') return run(q, platform, limit);
-      const key = `${platform ?? ''} ${limit}`;
-      let hit = top.get(key);
-      if (!hit) { hit = run('', platform, limit); top.set(key, hit); }
-      return hit;
-    },
+    search: (q, { platform, limit }) =>
+      engine.search(q, { limit, ...(platform ? { platform } : {}) }).map((h) => byAid.get(h.id)).filter((c): c is ToolContract => c !== undefined),
     upsert(c) {
-      top.clear();
       if (!isListable(c)) {
         byAid.delete(c.identity.aid);
         engine.remove(c.identity.aid);
@@ -75,7 +60,6 @@ export function createToolSearch(snapshot: Snapshot, options: { expansions?: Exp
       engine.upsert(documentFromContract(c));
     },
     remove(aid) {
-      top.clear();
       byAid.delete(aid);
       engine.remove(aid);
     },
@@ -83,7 +67,7 @@ export function createToolSearch(snapshot: Snapshot, options: { expansions?: Exp
 }
 
 export function createApiSearch(manifests: ApiManifestLike[]): ApiSearch {
-  const engine = engineOf(manifests.map(documentFromApiManifest));
+  const { engine } = createSearchIndex(manifests.map(documentFromApiManifest));
   return {
     search: (q, limit) => engine.search(q, { limit, kind: 'api' }).map((h) => h.id),
     upsert: (m) => engine.upsert(documentFromApiManifest(m)),

@@ -7,7 +7,7 @@
 //     directory category (cloud, analytics, media, open_data, developer_tools, tools, enterprise,
 //     financial, telecom, entertainment);
 //   - without directory categories, the same keywords are tried on title + description, else `other`.
-import { API_CATEGORIES, type ApiCategory, MAX_TAGS } from './manifest.ts';
+import { type ApiCategory, MAX_TAGS } from './manifest.ts';
 import { snakeWords } from './naming.ts';
 
 /** APIs.guru category → ours. Unknown labels map to nothing (and are skipped). */
@@ -72,12 +72,8 @@ const STOPWORDS = new Set(
     + ' these those their also new get see here please information data access').split(' '),
 );
 
-/** Plain words of a title or description: markdown, HTML and URLs removed. */
-function words(text: string): string[] {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\bhttps?:\/\/\S+/g, ' ')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+/** Words of a title or description that is already plain text (compile.ts passes returns.ts `plainText`). */
+function words(plain: string): string[] {
   return plain
     .toLowerCase()
     .split(/[^a-z0-9]+/)
@@ -101,5 +97,3 @@ export function chooseTags(category: ApiCategory, directory: readonly string[], 
   for (const w of words(description.slice(0, 300))) add(w);
   return out;
 }
-
-export const isCategory = (value: string): value is ApiCategory => (API_CATEGORIES as readonly string[]).includes(value);

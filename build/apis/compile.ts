@@ -23,8 +23,6 @@ export interface CompileInput {
   compiledAt: string;
   /** Directory entry, for source_url; defaults to info x-providerName / x-serviceName. */
   specId?: SpecId;
-  /** Definition token count when the caller already has it (saves counting twice). */
-  definitionTokens?: number;
 }
 
 /** A definition that cannot become a manifest; `message` is the reason reported by the CLI. */
@@ -54,7 +52,7 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
   if (!baseUrl) throw new CompileError('no usable server URL (none, relative to a file host, or templated)');
 
   const title = typeof info.title === 'string' && info.title.trim() ? plainText(info.title).slice(0, 200) : input.serviceName;
-  const description = typeof info.description === 'string' ? info.description : '';
+  const description = typeof info.description === 'string' ? plainText(info.description) : '';
   const auth = authOf(doc, resolver);
   const body: ManifestBody = {
     service: title,
@@ -65,14 +63,14 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
 
   const directory = directoryCategories(info);
   const xTags = Array.isArray(info['x-tags']) ? info['x-tags'].filter((t): t is string => typeof t === 'string') : [];
-  const category = chooseCategory(directory, title, plainText(description));
+  const category = chooseCategory(directory, title, description);
   const specId = input.specId ?? specIdOf(doc);
   if (!specId) throw new CompileError('info has no x-providerName, so no source URL');
 
   return {
     service_name: input.serviceName,
     category,
-    tags: chooseTags(category, directory, xTags, title, plainText(description)),
+    tags: chooseTags(category, directory, xTags, title, description),
     source_url: sourceUrlOf(doc, specId),
     manifest: body,
     trust: {
@@ -87,7 +85,7 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
       verified: true,
       compiled_at: input.compiledAt,
       tokens: {
-        definition: input.definitionTokens ?? countTokens(input.text ?? JSON.stringify(doc)),
+        definition: countTokens(input.text ?? JSON.stringify(doc)),
         manifest: countTokens(manifestText(body)),
       },
     },

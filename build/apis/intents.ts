@@ -17,34 +17,19 @@
 //      − 3 under a settings/preferences/config segment (account configuration is rarely the first need)
 //      + 0.5 when it has a summary or description.
 //   4. Greedy pick, best first: each already-picked intent of the same kind costs 0.4 and each on the
-//      same resource (the last literal path segment that is not a verb, so `/users/{id}/drafts` and
-//      `/users/{id}/labels` are different resources and `/messages/send` acts on messages) costs 1, so the 20 cover many resources and a mix of list/read/create
-//      rather than twenty lists.
+//      same resource (paths.ts `pathResource`: the last literal path segment that is not a verb, so
+//      `/users/{id}/drafts` and `/users/{id}/labels` are different resources and `/messages/send` acts on
+//      messages) costs 1, so the 20 cover many resources and a mix of list/read/create rather than
+//      twenty lists.
 //   Ties go to the operation that comes first in the definition, so the result is deterministic.
 import { type Intent, MAX_INTENTS } from './manifest.ts';
 import { snakeWords } from './naming.ts';
 import { type IntentKind, type Operation, requiredCount, requiredParams } from './operation.ts';
+import { isTemplate, pathResource, segmentsOf, VERSION_SEGMENT, verbKind } from './paths.ts';
 import type { Resolver } from './refs.ts';
 import { returnsPhrase } from './returns.ts';
 
 const WEIGHT: Readonly<Record<IntentKind, number>> = { search: 10, list: 9, read: 8, create: 8, action: 5, update: 4, delete: 2 };
-
-const VERBS: Readonly<Record<string, IntentKind>> = {
-  search: 'search', query: 'search', find: 'search', lookup: 'search',
-  list: 'list', all: 'list', browse: 'list',
-  get: 'read', describe: 'read', fetch: 'read', read: 'read', retrieve: 'read', show: 'read', view: 'read', download: 'read',
-  create: 'create', add: 'create', insert: 'create', new: 'create', post: 'create', send: 'create', upload: 'create', register: 'create',
-  update: 'update', put: 'update', patch: 'update', modify: 'update', set: 'update', edit: 'update', replace: 'update',
-  delete: 'delete', remove: 'delete', destroy: 'delete', cancel: 'delete', purge: 'delete',
-};
-
-/** The kind a verb word names, if it is one (own keys only: a word like "constructor" is not a verb). */
-const verbKind = (word: string): IntentKind | undefined => (Object.hasOwn(VERBS, word) ? VERBS[word] : undefined);
-
-const VERSION_SEGMENT = /^(v\d+([._]\d+)*|api|rest|\d{4}-\d{2}-\d{2})$/i;
-
-const isTemplate = (segment: string) => /^\{[^}]*\}$/.test(segment);
-const segmentsOf = (path: string) => path.split(/[?#]/)[0]?.split('/').filter(Boolean) ?? [];
 
 export function isDeprecated(o: Operation): boolean {
   if (o.op.deprecated === true) return true;
@@ -83,16 +68,6 @@ export function kindOf(o: Operation): IntentKind {
   }
 }
 
-/**
- * The collection an operation acts on: the last literal path segment (`/users/{id}/drafts/{d}` → drafts),
- * past trailing verbs (`/messages/send` → messages, `/jobs/{id}/cancel` → jobs).
- */
-export function resourceKey(path: string): string {
-  const literal = segmentsOf(path).filter((s) => !isTemplate(s) && !VERSION_SEGMENT.test(s));
-  while (literal.length > 1 && verbKind(snakeWords(literal[literal.length - 1] ?? '')[0] ?? '')) literal.pop();
-  return (literal[literal.length - 1] ?? '').replace(/\.[a-z]+$/i, '').toLowerCase();
-}
-
 const CONFIGURATION_SEGMENT = /^(settings|preferences|config|configuration)$/i;
 
 function baseScore(o: Operation, kind: IntentKind, resourceSize: number, r: Resolver): number {
@@ -122,10 +97,11 @@ export function selectIntents(operations: readonly Operation[], r: Resolver, max
   const live = operations.filter((o) => !isDeprecated(o));
   const candidates = live.length > 0 ? live : operations;
   const resourceSize = new Map<string, number>();
-  for (const o of candidates) resourceSize.set(resourceKey(o.path), (resourceSize.get(resourceKey(o.path)) ?? 0) + 1);
-  const pool = candidates.map((o) => {
+  const resources = candidates.map((o) => pathResource(o.path));
+  for (const resource of resources) resourceSize.set(resource, (resourceSize.get(resource) ?? 0) + 1);
+  const pool = candidates.map((o, i) => {
     const kind = kindOf(o);
-    const resource = resourceKey(o.path);
+    const resource = resources[i] ?? '';
     return { o, kind, resource, score: baseScore(o, kind, resourceSize.get(resource) ?? 1, r) };
   });
   const picked: typeof pool = [];

@@ -121,7 +121,3 @@ export function validateManifest(value: unknown): FieldError[] {
   if (checkSchema(value)) return [];
   return formatAjvErrors(checkSchema.errors, PATTERN_MESSAGES);
 }
-
-export function isValidManifest(value: unknown): value is ApiManifest {
-  return validateManifest(value).length === 0;
-}

@@ -7,10 +7,12 @@
 //   2. else the name of its schema (title, or the component it references), cleaned of verbs and
 //      suffixes (`CreateChatCompletionResponse` → chat completion) and phrased by the intent's kind
 //      ("the created chat completion", "list of files");
-//   3. else a phrase from the kind and the path's resource ("list of customers", "the created charge").
+//   3. else a phrase from the kind and the path's resource (paths.ts `pathResource`: "list of customers",
+//      "the created charge").
 import { MAX_RETURNS_WORDS } from './manifest.ts';
 import { snakeWords } from './naming.ts';
 import { contentSchema, type IntentKind, type Operation } from './operation.ts';
+import { pathResource } from './paths.ts';
 import { isObject, type Json, type Resolver } from './refs.ts';
 
 // Words that carry no information about the result.
@@ -61,6 +63,7 @@ function successResponse(op: Json, r: Resolver): { code: string; response: Json 
   return code !== undefined && response ? { code, response } : undefined;
 }
 
+// Leading verbs of schema names (`CreateChatCompletionResponse`); paths use paths.ts `verbKind`.
 const NAME_VERBS = new Set(['get', 'list', 'create', 'update', 'delete', 'describe', 'retrieve', 'fetch', 'put', 'post', 'patch', 'search', 'query', 'find']);
 const NAME_SUFFIXES = new Set(['response', 'output', 'result', 'results', 'dto', 'model', 'schema', 'body', 'payload', 'resp', 'reply', 'envelope', 'wrapper', 'info']);
 const LIST_SUFFIXES = new Set(['list', 'page', 'collection', 'paged', 'paginated', 'array']);
@@ -88,17 +91,6 @@ function schemaName(value: unknown, r: Resolver): Named | undefined {
   return { words, list };
 }
 
-/** The resource a path is about: its last literal segment (`/v1/customers/{id}` → customers). */
-export function resourceOf(path: string): string {
-  const literal = path.split(/[/?#&]/).filter((s) => s && !s.startsWith('{') && !/^v\d+(\.\d+)?$/i.test(s));
-  // RPC-style paths name the action in a query or fragment (`/#X-Amz-Target=Service.ListThings`);
-  // file-like ones carry an extension (`/info.0.json`).
-  const last = (literal[literal.length - 1] ?? '').split('=').pop()?.replace(/\.(json|xml|csv|txt|html?|ya?ml|php|aspx?)$/i, '') ?? '';
-  // `/account.cart.list.json` names the resource before its verb.
-  const named = last.split('.').filter((p) => !/^\d+$/.test(p) && !NAME_VERBS.has(p.toLowerCase()) && p.toLowerCase() !== 'info' && p.toLowerCase() !== 'count').pop() ?? '';
-  return snakeWords(named).join(' ');
-}
-
 const singular = (noun: string) => noun.replace(/ies$/, 'y').replace(/(?<![siu])s$/, '');
 
 function phrase(kind: IntentKind, noun: string, list: boolean): string {
@@ -113,7 +105,7 @@ function phrase(kind: IntentKind, noun: string, list: boolean): string {
 }
 
 function kindPhrase(kind: IntentKind, path: string): string {
-  const resource = resourceOf(path);
+  const resource = pathResource(path);
   if (kind === 'delete') return 'confirmation of deletion';
   if (!resource || kind === 'action') return resource ? `result of ${resource}` : 'operation result';
   if (kind === 'search' && /^(search|query|find)$/.test(resource)) return 'search results';

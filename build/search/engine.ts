@@ -6,6 +6,7 @@
 // re-analysis, milliseconds per 10k documents).
 // Scoring is rank.ts + plan.ts, shared with the static lunr client: same query, same order.
 //
+//   createSearchIndex(docs, {expansions?}) -> {engine, expansions, analyzed} (learns the table if absent)
 //   SearchEngine.build(docs, {expansions})  -> engine
 //   engine.upsert(doc) / engine.remove(id)  -> visible to the next search
 //   engine.search(query, {limit, filter, platform, kind}) -> [{id, score}] best first
@@ -14,6 +15,7 @@ import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocu
 import { coverageOf, type Expansions, planQuery } from './plan.ts';
 import { conceptWeights, coverageFactor, finalScore, type Hit, termCoefficient } from './rank.ts';
 import { DocTable } from './doc-table.ts';
+import { learnExpansions } from './expand.ts';
 import { PostingStore } from './postings.ts';
 import { TopK } from './topk.ts';
 
@@ -22,8 +24,8 @@ export interface SearchOptions {
   limit?: number;
   /** Keep only ids for which this returns true (applied to scored candidates). */
   filter?: (id: string) => boolean;
-  /** Keep only these platforms (registry names, or 'api'). */
-  platform?: string | readonly string[];
+  /** Keep only this platform (a registry name, or 'api'). */
+  platform?: string;
   kind?: SearchKind;
 }
 
@@ -72,10 +74,6 @@ export class SearchEngine {
     return this.docs.live;
   }
 
-  has(id: string): boolean {
-    return this.docs.byId.has(id);
-  }
-
   stats(): { docs: number; terms: number; postings: number; deltaPostings: number; tombstones: number } {
     return { docs: this.docs.live, terms: this.store.termIds.size, postings: this.store.size, deltaPostings: this.store.deltaPostings, tombstones: this.docs.dead };
   }
@@ -106,10 +104,11 @@ export class SearchEngine {
   search(query: string, opts: SearchOptions = {}): Hit[] {
     const limit = Math.max(0, Math.min(1000, Math.floor(opts.limit ?? 10)));
     if (limit === 0) return [];
-    const platforms = this.platformFilter(opts.platform);
+    // Platform code to keep (-1 for a platform no document has), or null for every platform.
+    const platform = opts.platform === undefined ? null : (this.docs.platformCodes.get(opts.platform) ?? -1);
     const kind = opts.kind === undefined ? -1 : opts.kind === 'api' ? 1 : 0;
     const plan = planQuery(query, this.expansions);
-    if (!plan.terms.length) return this.topByPrior(limit, platforms, kind, opts.filter);
+    if (!plan.terms.length) return this.topByPrior(limit, platform, kind, opts.filter);
 
     if (this.acc.length < this.docs.capacity) this.allocScratch();
     const { acc, origMask, expMask, seen, touched, store } = this;
@@ -146,7 +145,7 @@ export class SearchEngine {
         for (; i < end; i++) {
           const d = docs[i]!;
           if (!alive[d]) continue;
-          if (platforms !== null && !platforms.has(platformOf[d]!)) continue;
+          if (platform !== null && platformOf[d] !== platform) continue;
           if (kind >= 0 && kindOf[d] !== kind) continue;
           if (!seen[d]) {
             seen[d] = 1;
@@ -187,12 +186,12 @@ export class SearchEngine {
     return top.sorted().map((d) => ({ id: ids[d]!, score: acc[d]! }));
   }
 
-  private topByPrior(limit: number, platforms: Set<number> | null, kind: number, filter?: (id: string) => boolean): Hit[] {
+  private topByPrior(limit: number, platform: number | null, kind: number, filter?: (id: string) => boolean): Hit[] {
     // The empty listing is the most frequent request: cache it until the next write.
-    const key = filter ? null : `${limit}|${platforms ? [...platforms].sort().join(',') : '*'}|${kind}`;
+    const key = filter ? null : `${limit}|${platform ?? '*'}|${kind}`;
     const cached = key === null ? undefined : this.priorCache.get(key);
     if (cached) return cached.map((h) => ({ ...h }));
-    const hits = this.scanByPrior(limit, platforms, kind, filter);
+    const hits = this.scanByPrior(limit, platform, kind, filter);
     if (key !== null) {
       if (this.priorCache.size > 64) this.priorCache.clear();
       this.priorCache.set(key, hits.map((h) => ({ ...h })));
@@ -200,23 +199,17 @@ export class SearchEngine {
     return hits;
   }
 
-  private scanByPrior(limit: number, platforms: Set<number> | null, kind: number, filter?: (id: string) => boolean): Hit[] {
+  private scanByPrior(limit: number, platform: number | null, kind: number, filter?: (id: string) => boolean): Hit[] {
     const { priors, ids, alive, platformOf, kindOf } = this.docs;
     const top = new TopK<number>(limit, (a, b) => priors[b]! - priors[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
     for (let d = 0; d < ids.length; d++) {
       if (!alive[d]) continue;
-      if (platforms && !platforms.has(platformOf[d]!)) continue;
+      if (platform !== null && platformOf[d] !== platform) continue;
       if (kind >= 0 && kindOf[d] !== kind) continue;
       if (filter && !filter(ids[d]!)) continue;
       top.push(d);
     }
     return top.sorted().map((d) => ({ id: ids[d]!, score: priors[d]! }));
-  }
-
-  private platformFilter(p: SearchOptions['platform']): Set<number> | null {
-    if (p === undefined) return null;
-    const list = typeof p === 'string' ? [p] : p;
-    return new Set(list.map((x) => this.docs.platformCodes.get(x) ?? -1));
   }
 
   private kill(d: number): void {
@@ -242,4 +235,14 @@ export class SearchEngine {
   compact(): void {
     this.store.compact(this.docs.compact());
   }
+}
+
+/** Analyze once, learn (or take) the expansion table, build the engine. */
+export function createSearchIndex(
+  docs: readonly SearchDocument[],
+  opts: { expansions?: Expansions } = {},
+): { engine: SearchEngine; expansions: Expansions; analyzed: AnalyzedDocument[] } {
+  const analyzed = docs.map(analyzeDocument);
+  const expansions = opts.expansions ?? learnExpansions(analyzed);
+  return { engine: SearchEngine.build(docs, { expansions, analyzed }), expansions, analyzed };
 }

@@ -8,8 +8,11 @@
 //   3. optional WordNet synonyms (wordnet.ts, opts.synonyms), kept only when the corpus uses both
 //      words in similar company. Measured: no gain on our query sets, so the build omits it.
 // Exports:
-//   learnExpansions(analyzedDocs, opts?) -> Expansions (term -> [[term, weight]...], best first)
+//   learnExpansions(analyzedDocs, opts?) -> Expansions (term -> [[term, weight]...], best first);
+//                                           the same table for the same documents in any order
 //   expansionsToJSON(exp) / expansionsFromJSON(json)
+//   readExpansions(file) -> the table a static build wrote (dist/search/expansions.json)
+import { readFileSync } from 'node:fs';
 import { type AnalyzedDocument, fieldCount } from './documents.ts';
 import type { Expansions } from './plan.ts';
 import { PLATFORM_WORDS } from './plan.ts';
@@ -56,8 +59,10 @@ export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOp
   const dfList: number[] = [];
   // Families of packages share one summary (@parcel/watcher-linux-x64, -darwin-arm64, ...): count
   // each distinct summary once, or a family looks like strong evidence for its own words.
+  // Documents are read in id order, so the family member that counts, the term numbering and every
+  // tie-break are the same whatever order the caller holds them in (API: reliability; static: id).
   const seenTask = new Set<string>();
-  for (const d of docs) {
+  for (const d of [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const sig = d.terms.filter((_, k) => fieldCount(d.packed[k]!, TASK) > 0).join(' ');
     if (sig && seenTask.has(sig)) continue;
     seenTask.add(sig);
@@ -218,4 +223,9 @@ export function expansionsToJSON(exp: Expansions): Record<string, [string, numbe
 
 export function expansionsFromJSON(json: Record<string, [string, number][]>): Map<string, [string, number][]> {
   return new Map(Object.entries(json));
+}
+
+/** The expansion table a static build wrote (expansions.json), for SearchEngine.build({expansions}). */
+export function readExpansions(file: string): Expansions {
+  return expansionsFromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, [string, number][]>);
 }

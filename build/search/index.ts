@@ -7,31 +7,18 @@
 //   A second instance indexes web-API manifests: documentFromApiManifest(m), search(q, {kind: 'api'}).
 //   To skip learning expansions at start-up, pass the table the static build wrote:
 //   createSearchIndex(docs, { expansions: readExpansions('dist/search/expansions.json') }).
+//   (The API server imports engine.ts and expand.ts directly: this file also loads lunr and the
+//   static writer.)
 //
 // Static site (CDN, lunr shards; see static-index.ts for the file layout):
 //   writeStaticSearch(docs, 'dist/search')              manifest, term shards, doc shards, expansions
 //   await bundleSearchClient('dist/search/search.js')   (import from './bundle.ts'; needs esbuild)
 //   copy site/search/index.html to dist/search/index.html
 // Both paths rank with rank.ts + plan.ts: the same query gives the same order and scores.
-import { type AnalyzedDocument, analyzeDocument, type SearchDocument } from './documents.ts';
-import { SearchEngine } from './engine.ts';
-import { learnExpansions } from './expand.ts';
-import type { Expansions } from './plan.ts';
-
 export { StaticSearch, type FetchJson, type StaticHit } from './client.ts';
 export { analyzeDocument, type ApiManifestLike, documentFromApiManifest, documentFromContract, type SearchDocument } from './documents.ts';
-export { type EngineOptions, SearchEngine, type SearchOptions } from './engine.ts';
-export { learnExpansions } from './expand.ts';
+export { createSearchIndex, type EngineOptions, SearchEngine, type SearchOptions } from './engine.ts';
+export { learnExpansions, readExpansions } from './expand.ts';
 export type { Expansions } from './plan.ts';
 export { type Hit, RANK } from './rank.ts';
-export { readExpansions, type StaticManifest, writeStaticSearch } from './static-index.ts';
-
-/** Analyze once, learn (or take) the expansion table, build the engine. */
-export function createSearchIndex(
-  docs: readonly SearchDocument[],
-  opts: { expansions?: Expansions } = {},
-): { engine: SearchEngine; expansions: Expansions; analyzed: AnalyzedDocument[] } {
-  const analyzed = docs.map(analyzeDocument);
-  const expansions = opts.expansions ?? learnExpansions(analyzed);
-  return { engine: SearchEngine.build(docs, { expansions, analyzed }), expansions, analyzed };
-}
+export { type StaticManifest, writeStaticSearch } from './static-index.ts';

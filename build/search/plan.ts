@@ -23,9 +23,10 @@ export interface PlanTerm {
 export interface QueryPlan {
   /** Terms in scoring order; both engines add contributions in exactly this order. */
   terms: PlanTerm[];
-  /** Number of concepts (distinct typed words, after stop words and platform words). */
-  groups: number;
-  /** The typed word of each concept, in group order (its IDF weighs the concept in coverage). */
+  /**
+   * The concepts: distinct typed words after stop words and platform words, in group order (a
+   * concept's IDF weighs it in coverage).
+   */
   concepts: string[];
   /** Per concept: 1, or RANK.fillerWeight for generic words ("show", "library", "files"). */
   conceptScale: number[];
@@ -123,5 +124,5 @@ export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
     const bo = b.orig ? 0 : 1;
     return ao - bo || b.qw - a.qw || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
   });
-  return { terms, groups: concepts.length, concepts, conceptScale, platform };
+  return { terms, concepts, conceptScale, platform };
 }

@@ -110,11 +110,6 @@ export function finalScore(text: number, covFactor: number, platformMatch: boole
   return text * covFactor * (platformMatch ? 1 : RANK.otherPlatform);
 }
 
-/** Result order: score desc, then id asc (the static index numbers documents in id order). */
-export function compareHits(a: Hit, b: Hit): number {
-  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
 /** Empty-query order: reliability (prior) desc, then id asc. */
 export function compareByPrior(a: { id: string; prior: number }, b: { id: string; prior: number }): number {
   return b.prior - a.prior || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -10,12 +10,12 @@
 // Documents are numbered ("refs", base 36 in lunr) in id order, so ties resolve by id in both
 // engines. IDF is global: df is the length of a term's posting list, N is in the manifest.
 //   writeStaticSearch(docs, outDir, opts?) -> summary {files, bytes, termShards, docShards}
-//   readExpansions(file) -> Expansions for SearchEngine.build
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   (expand.ts readExpansions reads expansions.json back)
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lunr from 'lunr';
 import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocument, termWeights } from './documents.ts';
-import { expansionsFromJSON, expansionsToJSON, learnExpansions } from './expand.ts';
+import { expansionsToJSON, learnExpansions } from './expand.ts';
 import type { Expansions } from './plan.ts';
 import { compareByPrior, RANK } from './rank.ts';
 
@@ -179,9 +179,4 @@ export function writeStaticSearch(docs: readonly SearchDocument[], outDir: strin
   write('manifest.json', manifest);
   write('expansions.json', expansionsToJSON(expansions));
   return { files, bytes, termShards: shards.length, docShards: Math.ceil(n / docShardSize), expansions };
-}
-
-/** The expansion table a static build wrote, for SearchEngine.build({expansions}). */
-export function readExpansions(file: string): Expansions {
-  return expansionsFromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, [string, number][]>);
 }

@@ -1,6 +1,7 @@
 // Bounded top-k selection (binary heap holding the k best, worst on top): O(n log k) instead of
 // sorting every candidate, which matters when a common word matches tens of thousands of tools.
-// Used by both engines with rank.ts comparators, so ties resolve identically.
+// Both engines use it with the same order, score desc then id asc (engine.ts compares ids; the
+// static client compares refs, which number documents in id order), so ties resolve identically.
 
 export class TopK<T> {
   private heap: T[] = [];

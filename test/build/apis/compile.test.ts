@@ -2,9 +2,10 @@
 // tokens, categories, source URLs and determinism.
 import { describe, expect, it } from 'vitest';
 import { CompileError, compileManifest, manifestFileContent } from '../../../build/apis/compile.ts';
-import { kindOf, resourceKey } from '../../../build/apis/intents.ts';
+import { kindOf } from '../../../build/apis/intents.ts';
 import { MAX_INTENTS, PARAM_TYPES, validateManifest } from '../../../build/apis/manifest.ts';
 import type { Operation } from '../../../build/apis/operation.ts';
+import { pathResource } from '../../../build/apis/paths.ts';
 import { COMPILED_AT, compileFixture, FIXTURE_FILES, type FixtureFile, fixtureText } from './fixtures.ts';
 
 const intent = async (file: FixtureFile, id: string) => {
@@ -127,13 +128,22 @@ describe('intent selection', () => {
   });
 
   it('resources: the last literal segment past versions and trailing verbs; "constructor" is no verb', async () => {
-    expect(resourceKey('/gmail/v1/users/{userId}/messages/send')).toBe('messages');
-    expect(resourceKey('/v2/jobs/{id}/cancel')).toBe('jobs');
-    expect(resourceKey('/users/{id}/drafts/{d}')).toBe('drafts');
-    expect(resourceKey('/search')).toBe('search');
-    expect(resourceKey('/things/constructor')).toBe('constructor');
+    expect(pathResource('/gmail/v1/users/{userId}/messages/send')).toBe('messages');
+    expect(pathResource('/v2/jobs/{id}/cancel')).toBe('jobs');
+    expect(pathResource('/users/{id}/drafts/{d}')).toBe('drafts');
+    expect(pathResource('/search')).toBe('search');
+    expect(pathResource('/things/constructor')).toBe('constructor');
     const op = { method: 'POST', path: '/things/constructor', op: { operationId: 'constructor' }, index: 0 } as unknown as Operation;
     expect(kindOf(op)).toBe('action');
+  });
+
+  it('resources of RPC, dotted and custom-method paths (one rule for intents and returns)', () => {
+    expect(pathResource('/#X-Amz-Target=AWSApplicationCostProfiler.ListReportDefinitions')).toBe('list report definitions');
+    expect(pathResource('/account.cart.list.json')).toBe('cart');
+    expect(pathResource('/v1/threatLists:computeDiff')).toBe('threat lists');
+    expect(pathResource('/v1beta1/{parent}/evaluations:search')).toBe('evaluations');
+    expect(pathResource("/indexers('{indexerName}')/search.run")).toBe('indexers');
+    expect(pathResource('/providers/Microsoft.LabServices/users/{userName}/register')).toBe('users');
   });
 
   it('returns: the response description when it says something, else the schema or resource', async () => {

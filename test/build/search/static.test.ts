@@ -12,7 +12,8 @@ import { documentFromContract, type SearchDocument } from '../../../build/search
 import { dirFetcher } from '../../../build/search/fs-fetch.ts';
 import { createSearchIndex } from '../../../build/search/index.ts';
 import type { SearchEngine } from '../../../build/search/engine.ts';
-import { readExpansions, writeStaticSearch } from '../../../build/search/static-index.ts';
+import { learnExpansions, readExpansions } from '../../../build/search/expand.ts';
+import { writeStaticSearch } from '../../../build/search/static-index.ts';
 
 const N = 20_000;
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -21,10 +22,11 @@ const queriesOf = (file: string) => (JSON.parse(readFileSync(path.join(root, 'te
 let dir = '';
 let docs: SearchDocument[] = [];
 let engine: SearchEngine;
+let built: ReturnType<typeof createSearchIndex>;
 
 beforeAll(async () => {
   docs = (await corpusContracts(N)).map(documentFromContract);
-  const built = createSearchIndex(docs);
+  built = createSearchIndex(docs);
   engine = built.engine;
   dir = mkdtempSync(path.join(tmpdir(), 'static-search-'));
   writeStaticSearch(docs, dir, { expansions: built.expansions, analyzed: built.analyzed });
@@ -72,5 +74,9 @@ describe('static search', () => {
 
   it('ships the expansion table for the API engine', () => {
     expect(readExpansions(path.join(dir, 'expansions.json')).size).toBeGreaterThan(100);
+  });
+
+  it('learns the same expansion table whatever order the documents come in (API: reliability, static: id)', () => {
+    expect(learnExpansions([...built.analyzed].reverse())).toEqual(built.expansions);
   });
 });
