@@ -19,10 +19,17 @@ import { requestGuard } from './request-guard.ts';
 import { securityHeaders } from './security-headers.ts';
 import { serveDist } from './static.ts';
 
-/** Does an h3 route pattern (`/api/v1/tools/:aid`, `/x/**`) match this path? */
-function patternMatches(pattern: string, pathname: string): boolean {
-  const p = pattern.split('/').filter(Boolean);
-  const s = pathname.split('/').filter(Boolean);
+interface MethodRoute {
+  method: string;
+  route: string;
+  /** The pattern split once (`/api/v1/tools/:aid` → ['api', 'v1', 'tools', ':aid']). */
+  segments: string[];
+}
+
+const segmentsOf = (path: string) => path.split('/').filter(Boolean);
+
+/** Does a split h3 route pattern (`/api/v1/tools/:aid`, `/x/**`) match these path segments? */
+function patternMatches(p: readonly string[], s: readonly string[]): boolean {
   for (let i = 0; i < p.length; i++) {
     const seg = p[i] as string;
     if (seg === '**') return true;
@@ -32,16 +39,25 @@ function patternMatches(pattern: string, pathname: string): boolean {
   return p.length === s.length;
 }
 
-/** Methods the registered routes accept for this path ([] for an unknown path). */
-function allowedMethods(app: H3, pathname: string): string[] {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const routes = app['~routes'].filter((r) => r.method && r.route && r.route !== '/**' && patternMatches(r.route, path));
-  // Like the router: a static path hides the parameter routes it also matches.
-  const exact = routes.filter((r) => r.route === path);
-  const methods = new Set<string>();
-  for (const r of exact.length ? exact : routes) methods.add(r.method as string);
-  if (methods.has('GET')) methods.add('HEAD');
-  return [...methods];
+/**
+ * Methods the registered routes accept for a path ([] for an unknown path), over the routes registered
+ * when this is called: call it once every route group is in, and ask the answer per request.
+ */
+function methodsLookup(app: H3): (pathname: string) => string[] {
+  const routes: MethodRoute[] = app['~routes']
+    .filter((r) => r.method && r.route && r.route !== '/**')
+    .map((r) => ({ method: r.method as string, route: r.route as string, segments: segmentsOf(r.route as string) }));
+  return (pathname) => {
+    const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+    const s = segmentsOf(path);
+    const matching = routes.filter((r) => patternMatches(r.segments, s));
+    // Like the router: a static path hides the parameter routes it also matches.
+    const exact = matching.filter((r) => r.route === path);
+    const methods = new Set<string>();
+    for (const r of exact.length ? exact : matching) methods.add(r.method);
+    if (methods.has('GET')) methods.add('HEAD');
+    return [...methods];
+  };
 }
 
 async function headAsGet(app: H3, event: H3Event): Promise<Response> {
@@ -68,6 +84,7 @@ export function createApp(ctx: AppContext): H3 {
   translateRoutes(app, ctx);
   contributeRoutes(app, ctx);
   // Register new route groups above this line: the 405 fallbacks below are derived from them.
+  const allowedMethods = methodsLookup(app);
 
   const wrongMethod = (event: H3Event, allowed: string[]) => {
     // h3 routes HEAD to GET only when nothing else matches, and the fallbacks below always match.
@@ -77,12 +94,15 @@ export function createApp(ctx: AppContext): H3 {
   // A static path outranks a parameter in the router: without this, POST /api/v1/tools/trending would
   // reach POST /api/v1/tools/:aid and answer "Tool 'trending' not found" instead of 405.
   const statics = new Set(app['~routes'].filter((r) => r.method && r.route && !/[:*]/.test(r.route)).map((r) => r.route as string));
-  for (const route of statics) app.all(route, (event) => wrongMethod(event, allowedMethods(app, route)));
+  for (const route of statics) {
+    const allowed = allowedMethods(route);
+    app.all(route, (event) => wrongMethod(event, allowed));
+  }
 
   // Everything no route claims: a wrong method on a known path (405), else a file of dist/ or a 404.
   app.all('/**', async (event) => {
     const method = event.req.method;
-    const allowed = allowedMethods(app, event.url.pathname);
+    const allowed = allowedMethods(event.url.pathname);
     if (allowed.length > 0) return wrongMethod(event, allowed);
     if (method === 'GET' || method === 'HEAD') {
       const res = await serveDist(event, ctx.config.distDir);

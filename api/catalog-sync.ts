@@ -21,16 +21,17 @@ import { withWriteLock } from './write-lock.ts';
 type SyncContext = Pick<AppContext, 'store' | 'snapshot' | 'toolSearch' | 'apis'>;
 type ToolsContext = Pick<AppContext, 'store' | 'snapshot'> & { toolSearch: Pick<AppContext['toolSearch'], 'upsert' | 'remove'> };
 
-function applyTools(ctx: ToolsContext, files: Map<string, StoredFile | null>): void {
-  if (files.size === 0) return;
+/**
+ * The one way the in-memory catalog changes: each given tool is set (a contract) or dropped (null), the
+ * load errors of those files are replaced by `errors` (a file now valid, or gone, no longer counts as one),
+ * and a new snapshot replaces the old; tool search follows. Catalog writes and reloads both end here.
+ */
+export function replaceTools(ctx: Pick<ToolsContext, 'snapshot' | 'toolSearch'>, tools: ReadonlyMap<string, ToolContract | null>, errors: readonly string[] = []): void {
+  if (tools.size === 0) return;
   const byAid = new Map(ctx.snapshot.byAid);
-  const mark = (aid: string) => `tools/${aid}.json: `;
-  const errors = ctx.snapshot.errors.filter((e) => ![...files.keys()].some((aid) => e.includes(mark(aid))));
-  for (const [aid, file] of files) {
-    const check = file ? checkToolFiles([file]) : { valid: [] as ToolContract[], errors: [] };
-    const contract = check.valid[0];
-    errors.push(...check.errors);
-    for (const e of check.errors) console.error(`skipped: ${e}`);
+  const marks = [...tools.keys()].map((aid) => `tools/${aid}.json: `);
+  const kept = ctx.snapshot.errors.filter((e) => !marks.some((m) => e.includes(m)));
+  for (const [aid, contract] of tools) {
     if (contract) {
       byAid.set(aid, contract);
       ctx.toolSearch.upsert(contract);
@@ -39,7 +40,19 @@ function applyTools(ctx: ToolsContext, files: Map<string, StoredFile | null>): v
       ctx.toolSearch.remove(aid);
     }
   }
-  ctx.snapshot = snapshotOf([...byAid.values()], errors);
+  ctx.snapshot = snapshotOf([...byAid.values()], [...kept, ...errors]);
+}
+
+function applyTools(ctx: ToolsContext, files: Map<string, StoredFile | null>): void {
+  const tools = new Map<string, ToolContract | null>();
+  const errors: string[] = [];
+  for (const [aid, file] of files) {
+    const check = file ? checkToolFiles([file]) : { valid: [] as ToolContract[], errors: [] };
+    errors.push(...check.errors);
+    for (const e of check.errors) console.error(`skipped: ${e}`);
+    tools.set(aid, check.valid[0] ?? null);
+  }
+  replaceTools(ctx, tools, errors);
 }
 
 function applyApis(ctx: Pick<AppContext, 'apis'>, files: Map<string, StoredFile | null>): void {

@@ -6,10 +6,10 @@
 // records it touches), so a read-modify-write (update-trust, a command fix) never loses a concurrent change.
 import type { CatalogStore } from '../build/catalog-store.ts';
 import type { ToolContract } from '../build/contract.ts';
-import { type Snapshot, snapshotOf } from '../build/snapshot.ts';
+import type { Snapshot } from '../build/snapshot.ts';
 import { type FieldError, validateContract } from '../build/validate-contract.ts';
-import { refreshTools } from './catalog-sync.ts';
-import { httpError, validationError } from './errors.ts';
+import { refreshTools, replaceTools } from './catalog-sync.ts';
+import { pointerSegments, toolNotFound, validationError } from './errors.ts';
 import type { RebuildScheduler } from './rebuild.ts';
 import type { ToolSearch } from './tool-search.ts';
 import { withCatalogWrite } from './write-lock.ts';
@@ -29,13 +29,6 @@ export class ContractInvalidError extends Error {
   constructor(readonly errors: FieldError[]) {
     super(errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   }
-}
-
-/** `/identity/tags/0` → ['identity', 'tags', 0] (JSON Pointer unescaped; array indexes as numbers). */
-export function pointerSegments(pointer: string): (string | number)[] {
-  return pointer.split('/').slice(1).filter((s) => s !== '')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^(0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s));
 }
 
 /** The 422 naming every bad field, FastAPI style, under `prefix` (e.g. ['body']). */
@@ -75,13 +68,8 @@ async function commit(ctx: WriteContext, contracts: ToolContract[]): Promise<boo
   };
   await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, contracts.length) }, worker));
   if (written.length > 0) {
-    const byAid = new Map(ctx.snapshot.byAid);
-    for (const c of written) byAid.set(c.identity.aid, c);
     // A file that was invalid at start and is now replaced by a valid one no longer counts as an error.
-    const fixed = new Set(written.map((c) => `tools/${c.identity.aid}.json: `));
-    const errors = ctx.snapshot.errors.filter((e) => ![...fixed].some((f) => e.includes(f)));
-    ctx.snapshot = snapshotOf([...byAid.values()], errors);
-    for (const c of written) ctx.toolSearch.upsert(c);
+    replaceTools(ctx, new Map(written.map((c) => [c.identity.aid, c])));
     ctx.rebuild.request(written.map((c) => c.identity.aid));
   }
   if (failure !== null) throw failure;
@@ -132,7 +120,7 @@ export async function updateTrust(ctx: WriteContext, entries: TrustEntry[], calc
 export async function setCommand(ctx: WriteContext, aid: string, field: CommandField, value: string): Promise<ToolContract> {
   return writingTools(ctx, [aid], async () => {
     const current = ctx.snapshot.byAid.get(aid);
-    if (!current) throw httpError(404, `Tool '${aid.slice(0, 140)}' not found in catalog`);
+    if (!current) throw toolNotFound(aid);
     const next = checkedContract({ ...current, action: { ...current.action, [field]: value } });
     await commit(ctx, [next]);
     return next;

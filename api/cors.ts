@@ -1,12 +1,15 @@
-// CORS, as h3 middleware. The public API and MCP are meant to be called from anywhere, including
-// browser-based agents, so they are open to every origin (no credentials are involved: the public API
-// has none). Admin routes are closed: no Access-Control-Allow-Origin ever, and their preflight is
-// refused, so a page in a browser can never drive them with the admin's cookies or stored secrets.
+// CORS, as h3 middleware. The public API, MCP and the discovery documents are meant to be read from
+// anywhere, including browser-based agents, so they are open to every origin (no credentials are
+// involved: the public API has none). Admin routes are closed: no Access-Control-Allow-Origin ever, and
+// their preflight is refused, so a page in a browser can never drive them with the admin's cookies or
+// stored secrets.
 import type { H3Event, Middleware } from 'h3';
 
 /** Paths that must never be reachable cross-origin; checked before the public ones they overlap. */
 const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(ingest|translate)(\/|$)/];
-const PUBLIC = [/^\/api\/v1\//, /^\/mcp(\/|$)/];
+// The public API, MCP, and the discovery documents agents fetch from anywhere (OpenAPI, agent.json,
+// /.well-known/*: agent and MCP documents, server cards), so their errors and preflights are open too.
+const PUBLIC = [/^\/api\/v1\//, /^\/mcp(\/|$)/, /^\/openapi\.json$/, /^\/agent\.json$/, /^\/\.well-known\//];
 
 export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
 // Streamable-HTTP MCP also ends a session with DELETE.

@@ -20,6 +20,16 @@ export function validationError(items: ValidationItem[]): HTTPError {
   return httpError(422, items);
 }
 
+/** The 404 of an aid the catalog does not hold (lookups and writes alike). */
+export const toolNotFound = (aid: string): HTTPError => httpError(404, `Tool '${aid.slice(0, 140)}' not found in catalog`);
+
+/** `/identity/tags/0` → ['identity', 'tags', 0] (JSON Pointer unescaped; array indexes as numbers). */
+export function pointerSegments(pointer: string): (string | number)[] {
+  return pointer.split('/').slice(1).filter((s) => s !== '')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s));
+}
+
 /** One 422 item: `invalid('query', 'limit', 'must be an integer between 1 and 20', 'int_parsing')`. */
 export function invalid(where: 'query' | 'path' | 'body' | 'header', field: string | (string | number)[] | null, msg: string, type = 'value_error'): HTTPError {
   const loc = field === null ? [where] : [where, ...(Array.isArray(field) ? field : [field])];

@@ -5,7 +5,7 @@ import { build, CatalogInvalidError } from '../build/build.ts';
 import { BUILD_INFO } from '../build/dist-swap.ts';
 import { catalogStoreFor } from '../build/catalog-store.ts';
 import { tryLock } from '../build/storage/redis-lock.ts';
-import { ConfigError, type Config, loadConfig, redactUrl, StorageUrlError } from '../build/config.ts';
+import { ConfigError, type Config, loadConfig, StorageUrlError } from '../build/config.ts';
 import { lockTtlMs } from './rebuild-shared.ts';
 import { startServer } from './server.ts';
 
@@ -42,12 +42,10 @@ async function buildNow(config: Config): Promise<void> {
  * process that finds the lock taken serves dist/ as it is (its server catches up through the pending changes).
  */
 async function startupBuild(config: Config, wanted: boolean): Promise<void> {
-  const url = config.storageUrl;
-  if (!url) {
+  if (!config.storageUrl) {
     if (wanted) await buildNow(config);
     return;
   }
-  if (!/^rediss?:\/\//i.test(url)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(url)}`);
   const store = catalogStoreFor(config);
   try {
     await store.overlay?.ready();
@@ -65,7 +63,8 @@ async function main() {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) { console.error(error.message); process.exit(2); }
+    // A STORAGE_URL of another scheme is reported as an unreachable one is (below: exit 1).
+    if (error instanceof ConfigError && !(error instanceof StorageUrlError)) { console.error(error.message); process.exit(2); }
     throw error;
   }
   // --no-build: serve the API (and whatever dist/ holds) without building, e.g. behind a CDN that hosts dist/.

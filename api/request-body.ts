@@ -1,15 +1,23 @@
 // Validates admin and contribution request bodies against their TypeBox schemas (the same schemas the
-// OpenAPI document shows) and answers a 422 naming each bad field, FastAPI style.
+// OpenAPI document shows) and answers a 422 naming each bad field, FastAPI style. The translation of
+// validator errors into those items is shared with the tax payload (api/tax-payload.ts), which overrides
+// only the messages its original clients expect.
 import type { ErrorObject } from 'ajv';
 import type { TSchema } from 'typebox';
 import { createAjv } from '../build/validate-contract.ts';
-import { type ValidationItem, validationError } from './errors.ts';
-import { pointerSegments } from './catalog-writes.ts';
+import { pointerSegments, type ValidationItem, validationError } from './errors.ts';
 
 const ajv = createAjv();
 
-function item(e: ErrorObject, prefix: (string | number)[]): ValidationItem {
-  const at = [...prefix, ...pointerSegments(e.instancePath)];
+type Loc = (string | number)[];
+
+/**
+ * A caller's own item for some errors: `at` is the full loc (prefix included), `field` the loc inside the
+ * validated value; undefined leaves the error to the shared rules.
+ */
+export type ItemOverride = (e: ErrorObject, at: Loc, field: Loc) => ValidationItem | undefined;
+
+function item(e: ErrorObject, at: Loc): ValidationItem {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required': return { loc: [...at, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
@@ -26,14 +34,30 @@ function item(e: ErrorObject, prefix: (string | number)[]): ValidationItem {
   }
 }
 
+/** Validator errors as FastAPI-style 422 items under `prefix`, in order, each (loc, msg, type) once. */
+export function validationItems(errors: readonly ErrorObject[], prefix: Loc, override?: ItemOverride): ValidationItem[] {
+  const seen = new Set<string>();
+  const out: ValidationItem[] = [];
+  for (const e of errors) {
+    const field = pointerSegments(e.instancePath);
+    const at = [...prefix, ...field];
+    const it = override?.(e, at, field) ?? item(e, at);
+    const key = JSON.stringify(it);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(it);
+  }
+  return out;
+}
+
 /** A checker for one body schema: returns the value typed, or throws the 422 (undefined = no body). */
-export function bodyChecker<T>(schema: TSchema): (value: unknown, prefix?: (string | number)[]) => T {
+export function bodyChecker<T>(schema: TSchema): (value: unknown, prefix?: Loc) => T {
   const check = ajv.compile(schema);
   return (value, prefix = ['body']) => {
     if (value === undefined) throw validationError([{ loc: prefix, msg: 'Field required', type: 'missing' }]);
     if (!check(value)) {
-      const items = (check.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').slice(0, 100).map((e) => item(e, prefix));
-      throw validationError(items.filter((it, i) => items.findIndex((o) => JSON.stringify(o) === JSON.stringify(it)) === i));
+      const errors = (check.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').slice(0, 100);
+      throw validationError(validationItems(errors, prefix));
     }
     return value as T;
   };

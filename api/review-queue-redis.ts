@@ -4,9 +4,9 @@
 // catalog without an admin accepting it.
 //
 // Keys (prefix `tcc:`): review:items (hash id -> JSON), review:dedupe (hash digest of aid/field/value -> id).
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ReviewQueue, Suggestion } from './review-queue.ts';
+import { dedupeKey, type ReviewQueue, SAFE_ID, type Suggestion, suggestionId } from './review-queue.ts';
 
 const SUBMIT = `
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
@@ -26,9 +26,7 @@ return 1
 type SubmitFn = (items: string, dedupe: string, digest: string, id: string, json: string, max: number) => Promise<number>;
 type RemoveFn = (items: string, dedupe: string, id: string, digest: string) => Promise<number>;
 
-const SAFE_ID = /^[a-z0-9-]{1,64}$/;
-const digestOf = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) =>
-  createHash('sha256').update(`${s.aid}\u0000${s.field}\u0000${s.value}`).digest('hex');
+const digestOf = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) => createHash('sha256').update(dedupeKey(s)).digest('hex');
 
 export interface RedisReviewQueueOptions {
   client: Redis;
@@ -53,8 +51,7 @@ export function redisReviewQueue({ client, prefix = 'tcc:', maxPending = 10_000 
   return {
     async submit(input) {
       const at = new Date();
-      // Time first so a sorted listing is oldest first (the file queue names its files the same way).
-      const id = `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(5).toString('hex')}`;
+      const id = suggestionId(at);
       const s: Suggestion = { id, ...input, submitted_at: at.toISOString(), status: 'pending' };
       const queued = await cmd.tccReviewSubmit.call(client, items, dedupe, digestOf(s), id, JSON.stringify(s), maxPending);
       return queued === 1 ? s : null;

@@ -37,9 +37,14 @@ export interface ReviewQueue {
   remove(id: string): Promise<void>;
 }
 
-const SAFE_ID = /^[a-z0-9-]{1,64}$/;
+// Shared with the Redis queue (api/review-queue-redis.ts), so both name and deduplicate suggestions alike.
+/** What a suggestion id looks like (anything else is never looked up). */
+export const SAFE_ID = /^[a-z0-9-]{1,64}$/;
+/** A new suggestion id: time first, so a sorted listing is oldest first. */
+export const suggestionId = (at: Date) => `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(5).toString('hex')}`;
+/** Two suggestions with the same key are one: the second is not queued while the first is pending. */
+export const dedupeKey = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) => `${s.aid}\u0000${s.field}\u0000${s.value}`;
 const keyOf = (id: string) => `suggestions:${id}.json`;
-const dedupeKey = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) => `${s.aid}\u0000${s.field}\u0000${s.value}`;
 
 export async function fileReviewQueue(options: { dataDir: string; maxPending?: number }): Promise<ReviewQueue> {
   const storage: Storage = createStorage({ driver: atomicFsDriver({ base: path.join(options.dataDir, 'review') }) });
@@ -63,8 +68,7 @@ export async function fileReviewQueue(options: { dataDir: string; maxPending?: n
       if (pending.has(key) || pending.size >= maxPending) return null;
       pending.add(key);
       const at = new Date();
-      // Time first so a sorted listing is oldest first.
-      const id = `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(5).toString('hex')}`;
+      const id = suggestionId(at);
       const s: Suggestion = { id, ...input, submitted_at: at.toISOString(), status: 'pending' };
       try {
         await storage.setItemRaw(keyOf(id), `${JSON.stringify(s, null, 2)}\n`);

@@ -45,10 +45,6 @@ export interface RuntimeStateOptions {
   redisPrefix?: string;
 }
 
-export { StorageUrlError } from '../build/config.ts';
-
-export { redactUrl } from '../build/config.ts';
-
 async function connectRedis(url: string): Promise<{ storage: Storage; client: Redis }> {
   const driver = redisDriver({
     url,
@@ -98,7 +94,6 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
       close: () => telemetry.close(),
     };
   }
-  if (!/^rediss?:\/\//i.test(url)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(url)}`);
   const { storage, client } = await connectRedis(url);
   const prefix = options.redisPrefix ?? 'tcc:';
   const telemetry = redisTelemetryStore({ client, prefix });

@@ -8,7 +8,7 @@
 import type { H3Event, Middleware } from 'h3';
 import { contentSecurityPolicy } from '../build/discovery/csp.ts';
 
-export { BASE_POLICY, contentSecurityPolicy, PAGE_POLICIES } from '../build/discovery/csp.ts';
+export { contentSecurityPolicy } from '../build/discovery/csp.ts';
 
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',

@@ -1,16 +1,17 @@
 // The tax payload of POST /api/v1/tools/{aid}: one TypeBox schema gives the validator used here and the
 // OpenAPI component, so the document and the server cannot disagree. Accepted at the top level of the
 // body (what existing clients send) or wrapped as {"tax_payload": {...}}.
-import type { ErrorObject } from 'ajv';
 import Type from 'typebox';
 import { createAjv } from '../build/validate-contract.ts';
-import { invalid, type ValidationItem, validationError } from './errors.ts';
+import { invalid, validationError } from './errors.ts';
+import { type ItemOverride, validationItems } from './request-body.ts';
 import { VOTES, type Vote } from './telemetry/types.ts';
 
 export const TREND_KEYWORD_MAX = 100;
 export const MICRO_TRANSLATION_MAX = 200;
 // At least two words: a non-space, whitespace, a non-space.
 const TWO_WORDS = '\\S\\s+\\S';
+const TWO_WORDS_RE = new RegExp(TWO_WORDS);
 
 export const TaxPayload = Type.Object(
   {
@@ -48,42 +49,37 @@ export function cleanText(s: string): string {
   return s.replace(/[\p{Cc}\p{Cf}]+/gu, (m) => (/[\t\n\r\v\f]/.test(m) ? ' ' : '')).replace(/\s+/g, ' ').trim();
 }
 
-// Messages and types follow pydantic v2, which the original service's clients already parse.
-function item(e: ErrorObject, loc: (string | number)[]): ValidationItem {
-  const field = e.instancePath.split('/').filter(Boolean);
+// Messages and types follow pydantic v2, which the original service's clients already parse; the rest
+// are the shared rules of api/request-body.ts.
+const ENUM_MSG = `Input should be ${VOTES.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
+
+const taxItem: ItemOverride = (e, at, field) => {
   const p = e.params as Record<string, unknown>;
-  const at = [...loc, ...field];
   switch (e.keyword) {
-    case 'required': return { loc: [...at, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
-    case 'additionalProperties': return { loc: [...at, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'type':
       if (p.type === 'integer') return { loc: at, msg: 'Input should be a valid integer', type: 'int_type' };
       if (String(p.type).startsWith('string')) return { loc: at, msg: 'Input should be a valid string', type: 'string_type' };
       return { loc: at, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' };
-    case 'minimum': return { loc: at, msg: `Input should be greater than or equal to ${String(p.limit)}`, type: 'greater_than_equal' };
-    case 'maximum': return { loc: at, msg: `Input should be less than or equal to ${String(p.limit)}`, type: 'less_than_equal' };
-    case 'maxLength': return { loc: at, msg: `String should have at most ${String(p.limit)} characters`, type: 'string_too_long' };
     case 'minLength':
     case 'pattern':
       if (field[0] === 'trend_keyword') return { loc: at, msg: 'Value error, trend_keyword must be two or more words', type: 'value_error' };
       return { loc: at, msg: `String should have at least ${String(p.limit ?? 1)} character`, type: 'string_too_short' };
-    case 'enum': return { loc: at, msg: `Input should be ${VOTES.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`, type: 'enum' };
-    default: return { loc: at, msg: e.message ?? 'Invalid value', type: 'value_error' };
+    case 'enum': return { loc: at, msg: ENUM_MSG, type: 'enum' };
+    default: return undefined;
   }
-}
+};
 
 function validatePayload(value: unknown, loc: (string | number)[]): ValidTaxPayload {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw validationError([{ loc, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' }]);
   }
   if (!check(value)) {
-    const items = (check.errors ?? []).map((e) => item(e, loc));
-    // minLength and pattern both say "two or more words"; report each (loc, type, msg) once.
-    throw validationError(items.filter((it, i) => items.findIndex((o) => JSON.stringify(o) === JSON.stringify(it)) === i));
+    // minLength and pattern both say "two or more words"; validationItems reports each (loc, type, msg) once.
+    throw validationError(validationItems(check.errors ?? [], loc, taxItem));
   }
   const raw = value as RawTaxPayload;
   const trend_keyword = cleanText(raw.trend_keyword);
-  if (!new RegExp(TWO_WORDS).test(trend_keyword)) {
+  if (!TWO_WORDS_RE.test(trend_keyword)) {
     throw invalid('body', [...loc.slice(1), 'trend_keyword'], 'Value error, trend_keyword must be two or more words', 'value_error');
   }
   const out: ValidTaxPayload = { execution_feedback: raw.execution_feedback, trend_keyword };

@@ -108,7 +108,8 @@ export function createCatalogStore(options: { dir: string; label?: string; drive
 export function catalogStoreFor(config: { catalogDir: string; storageUrl?: string | undefined }, options: { label?: string; redisPrefix?: string } = {}): CatalogStore {
   const { catalogDir: dir, storageUrl } = config;
   const label = options.label === undefined ? {} : { label: options.label };
-  if (!storageUrl || !/^rediss?:\/\//i.test(storageUrl)) return createCatalogStore({ dir, ...label });
+  // loadConfig has checked the scheme (StorageUrlError): any STORAGE_URL here is a Redis URL.
+  if (!storageUrl) return createCatalogStore({ dir, ...label });
   const overlay = redisOverlay(storageUrl, options.redisPrefix);
   const store = createCatalogStore({ dir, ...label, driver: overlayDriver({ top: overlay.driver, base: atomicFsDriver({ base: dir }) }) });
   return {

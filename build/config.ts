@@ -10,6 +10,7 @@ export interface Config {
   distDir: string;
   dataDir: string;
   adminSecret: string | undefined;
+  /** A redis:// or rediss:// URL (loadConfig refuses any other scheme), or undefined for files. */
   storageUrl: string | undefined;
 }
 
@@ -47,6 +48,13 @@ export function normalizeBaseUrl(raw: string): string {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/** Unset, or a Redis URL (redis:// or rediss://): the one check of STORAGE_URL's scheme. */
+function parseStorageUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^rediss?:\/\//i.test(raw)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(raw)}`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const port = parsePort(env.PORT);
   const host = env.HOST || '127.0.0.1';
@@ -58,6 +66,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     distDir: path.resolve(cwd, env.DIST_DIR || 'dist'),
     dataDir: path.resolve(cwd, env.DATA_DIR || '.data'),
     adminSecret: env.ADMIN_SECRET || undefined,
-    storageUrl: env.STORAGE_URL || undefined,
+    storageUrl: parseStorageUrl(env.STORAGE_URL),
   };
 }

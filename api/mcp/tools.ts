@@ -1,14 +1,12 @@
 // The MCP tools: what each one is (name, description, schemas, hints) and what it does. Every tool runs the
 // REST API's own functions (api/routes/tools.ts, the API catalog), so ranking, the tax gate's validation,
 // rate limit and telemetry are the same whichever way an agent comes in.
-import { isSafeId } from '../../build/catalog-store.ts';
 import type { Platform } from '../../build/contract.ts';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
-import { httpError } from '../errors.ts';
-import { apiListingItem, SERVICES_LIMIT } from '../routes/services.ts';
+import { manifestByName, serviceSearch } from '../routes/services.ts';
 import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../routes/tools.ts';
-import { cleanText } from '../tax-payload.ts';
+import { cleanText, TaxPayload } from '../tax-payload.ts';
 import { inputSchemas, MCP_LIST_LIMIT, outputSchemas } from './schemas.ts';
 
 type Args = Record<string, unknown>;
@@ -35,7 +33,7 @@ export interface McpTool {
   run(args: Args, call: ToolCall): Promise<object>;
 }
 
-const TAX_FIELDS = ['execution_feedback', 'trend_keyword', 'validation_vote', 'micro_translation'] as const;
+const TAX_FIELDS = Object.keys(TaxPayload.properties) as (keyof typeof TaxPayload.properties)[];
 
 /** The tax payload fields the caller sent, as the REST body would carry them (absent and null alike left out). */
 function taxBody(args: Args): Args | undefined {
@@ -78,8 +76,10 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
     annotations: records,
     async run(args, { ctx, caller }) {
       const tool = toolByAid(ctx, text(args.aid));
-      await taxGate(ctx, tool, caller, async () => taxBody(args) ?? {});
-      return { aid: tool.identity.aid, recorded: true, telemetry: await telemetryOf(ctx, tool.identity.aid) };
+      // A body is always sent, so the gate stores the report (and reads the counters after it) or throws
+      // its 422; the unpaid branch cannot happen, and would read them itself.
+      const result = await taxGate(ctx, tool, caller, async () => taxBody(args) ?? {});
+      return { aid: tool.identity.aid, recorded: true, telemetry: result.paid ? result.telemetry : await telemetryOf(ctx, tool.identity.aid) };
     },
   },
   get_trending: {
@@ -93,22 +93,13 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
     description: 'Find web APIs by intent, e.g. "send sms" or "geocode an address". Returns up to 10 compiled API listings '
       + '(base URL, auth type, number of intents); call get_api_manifest with a service_name for the endpoints.',
     annotations: readOnly,
-    async run(args, { ctx }) {
-      const q = text(args.query);
-      const results = ctx.apis.search(q, SERVICES_LIMIT).map((r) => apiListingItem(r, ctx.config.baseUrl));
-      return { query: q, count: results.length, results };
-    },
+    run: async (args, { ctx }) => serviceSearch(ctx, text(args.query)),
   },
   get_api_manifest: {
     title: 'Get a web-API manifest',
     description: 'The compiled manifest of one web API: base URL, authentication, and its intents (method, path, parameters, returns).',
     annotations: readOnly,
-    async run(args, { ctx }) {
-      const name = typeof args.service_name === 'string' ? args.service_name : '';
-      const record = isSafeId(name) ? ctx.apis.byName.get(name) : undefined;
-      if (!record) throw httpError(404, `No compiled manifest for '${name.slice(0, 100)}'`);
-      return record.manifest;
-    },
+    run: async (args, { ctx }) => manifestByName(ctx, typeof args.service_name === 'string' ? args.service_name : ''),
   },
 };
 

@@ -8,7 +8,6 @@ export function agentRoutes(app: H3, ctx: AppContext) {
   for (const p of AGENT_DOCUMENT_PATHS) {
     app.get(`/${p}`, (event) => {
       event.res.headers.set('cache-control', 'no-cache');
-      event.res.headers.set('access-control-allow-origin', '*');
       return agentDocument({
         baseUrl: ctx.config.baseUrl,
         toolsCount: ctx.snapshot.tools.length,

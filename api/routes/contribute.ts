@@ -66,10 +66,7 @@ export function contributionGuide(baseUrl: string) {
 }
 
 export function contributeRoutes(app: H3, ctx: AppContext) {
-  app.get('/api/v1/contribute', (event) => {
-    event.res.headers.set('access-control-allow-origin', '*');
-    return contributionGuide(ctx.config.baseUrl);
-  });
+  app.get('/api/v1/contribute', () => contributionGuide(ctx.config.baseUrl));
 
   app.post('/api/v1/contribute', async (event) => {
     await enforce(ctx.contributeLimiter, clientIp(event, ctx.client));

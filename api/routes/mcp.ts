@@ -37,10 +37,7 @@ export function mcpRoutes(app: H3, ctx: AppContext) {
   // Both cards only depend on configuration: build them once.
   const card = serverCard(ctx.config.baseUrl);
   const cardV2 = serverCardV2(ctx.config.baseUrl);
-  const cached = (event: { res: { headers: Headers } }) => {
-    event.res.headers.set('access-control-allow-origin', '*');
-    event.res.headers.set('cache-control', 'public, max-age=3600');
-  };
+  const cached = (event: { res: { headers: Headers } }) => event.res.headers.set('cache-control', 'public, max-age=3600');
   for (const p of SERVER_CARD_PATHS) {
     app.get(p, (event) => {
       cached(event);

@@ -135,19 +135,23 @@ export function apiListingItem(r: ApiRecord, baseUrl: string) {
   };
 }
 
-export const SERVICES_LIMIT = 10;
+const SERVICES_LIMIT = 10;
+
+/** An API search as GET /api/v1/services/search answers it (the MCP tool search_apis too). */
+export function serviceSearch(ctx: Pick<AppContext, 'apis' | 'config'>, q: string) {
+  const results = ctx.apis.search(q, SERVICES_LIMIT).map((r) => apiListingItem(r, ctx.config.baseUrl));
+  return { query: q, count: results.length, results };
+}
+
+/** One compiled manifest by service name, or the 404 (the mai-api.json route and the MCP tool get_api_manifest). */
+export function manifestByName(ctx: Pick<AppContext, 'apis'>, name: string): ApiRecord['manifest'] {
+  const record = isSafeId(name) ? ctx.apis.byName.get(name) : undefined;
+  if (!record) throw httpError(404, `No compiled manifest for '${name.slice(0, 100)}'`);
+  return record.manifest;
+}
 
 export function serviceRoutes(app: H3, ctx: AppContext) {
-  app.get('/api/v1/services/search', (event) => {
-    const q = textQuery(event, 'q', { required: true });
-    const results = ctx.apis.search(q, SERVICES_LIMIT).map((r) => apiListingItem(r, ctx.config.baseUrl));
-    return { query: q, count: results.length, results };
-  });
+  app.get('/api/v1/services/search', (event) => serviceSearch(ctx, textQuery(event, 'q', { required: true })));
 
-  app.get('/api/v1/services/:service_name/mai-api.json', (event) => {
-    const name = getRouterParam(event, 'service_name') ?? '';
-    const record = isSafeId(name) ? ctx.apis.byName.get(name) : undefined;
-    if (!record) throw httpError(404, `No compiled manifest for '${name.slice(0, 100)}'`);
-    return record.manifest;
-  });
+  app.get('/api/v1/services/:service_name/mai-api.json', (event) => manifestByName(ctx, getRouterParam(event, 'service_name') ?? ''));
 }

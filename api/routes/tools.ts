@@ -11,7 +11,7 @@ import { readJsonBody } from '../body.ts';
 import { jsonArray, listingItemJson } from '../listing-json.ts';
 import { type AgentClass, clientIp, userAgentClassOf } from '../client.ts';
 import type { AppContext } from '../context.ts';
-import { httpError } from '../errors.ts';
+import { httpError, toolNotFound } from '../errors.ts';
 import { enumQuery, intQuery, LIMIT, textQuery } from '../query.ts';
 import { enforce } from '../rate-limit.ts';
 import type { Suggestion } from '../review-queue.ts';
@@ -32,7 +32,7 @@ export const callerOf = (event: H3Event, ctx: AppContext): Caller => ({ ip: clie
 /** The contract for an aid, or a 404. Malformed aids never reach a lookup (let alone a file). */
 export function toolByAid(ctx: AppContext, raw: string): ToolContract {
   const tool = AID.test(raw) && isSafeId(raw) ? ctx.snapshot.byAid.get(raw) : undefined;
-  if (!tool) throw httpError(404, `Tool '${raw.slice(0, 140)}' not found in catalog`);
+  if (!tool) throw toolNotFound(raw);
   return tool;
 }
 
@@ -92,13 +92,15 @@ async function recordLookup(ctx: AppContext, aid: string, agent: AgentClass): Pr
 
 /** The partial contract of a plain lookup, counted as one. */
 export async function lookUp(ctx: AppContext, tool: ToolContract, caller: Caller) {
-  await recordLookup(ctx, tool.identity.aid, caller.agent);
-  return partialContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, tool.identity.aid));
+  // Independent (the trust block shows no lookup count, and recordLookup never rejects): one round trip of each, at once.
+  const [, telemetry] = await Promise.all([recordLookup(ctx, tool.identity.aid, caller.agent), telemetryOf(ctx, tool.identity.aid)]);
+  return partialContract(tool, ctx.config.baseUrl, telemetry);
 }
 
 export type TaxGateResult =
   | { paid: false; contract: ReturnType<typeof partialContract> }
-  | { paid: true; contract: ReturnType<typeof fullContract> };
+  /** `telemetry`: the counters read after the report was stored, as the contract's trust block shows them. */
+  | { paid: true; contract: ReturnType<typeof fullContract>; telemetry: TrustTelemetry };
 
 /**
  * The tax gate, for every way in (REST POST, MCP tools): the caller's per-tool rate limit first (429), then
@@ -131,7 +133,8 @@ export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Calle
       .submit({ aid, field: (microTask(tool.action)?.field ?? null) as Suggestion['field'], value: payload.micro_translation, agent })
       .catch((error: unknown) => console.error('review queue: suggestion not stored:', (error as Error).message));
   }
-  return { paid: true, contract: fullContract(tool, ctx.config.baseUrl, await telemetryOf(ctx, aid)) };
+  const telemetry = await telemetryOf(ctx, aid);
+  return { paid: true, contract: fullContract(tool, ctx.config.baseUrl, telemetry), telemetry };
 }
 
 const PLACEHOLDERS: Record<string, string> = {

@@ -1,7 +1,7 @@
 // Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
 // can never lose an update; persistence is the event log's job, this only folds events into counts.
 import type { AgentClass } from '../client.ts';
-import type { LoggedEvent, TelemetryTotals, ToolCounters, ToolEvidence, TrustCounters, VoteCounts } from './types.ts';
+import { type LoggedEvent, outcomeOf, type TelemetryTotals, type ToolCounters, type ToolEvidence, type TrustCounters, type VoteCounts } from './types.ts';
 
 /**
  * Distinct trend keywords remembered per tool and in all; later new keywords are counted only as
@@ -78,11 +78,11 @@ export class Aggregator {
     const t = this.tool(e.aid);
     this.events++;
     t.requests++;
-    const success = e.execution_feedback >= 200 && e.execution_feedback <= 299;
-    const failure = !success && e.execution_feedback >= 400;
-    if (success) t.successes++;
-    else if (failure) t.failures++;
-    if (success || failure) this.tally(t, e.client ?? '', success);
+    const outcome = outcomeOf(e.execution_feedback);
+    if (outcome) {
+      t[outcome]++;
+      this.tally(t, e.client ?? '', outcome === 'successes');
+    }
     if (e.validation_vote) t.votes[e.validation_vote]++;
     t.lastReportAt = e.at;
     // Keywords are compared case-insensitively: "Send Email" and "send email" are one use case.

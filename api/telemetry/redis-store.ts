@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import type { AgentClass } from '../client.ts';
 import { MAX_CLIENTS_PER_TOOL, MAX_CLIENTS_TOTAL, MAX_KEYWORDS_PER_TOOL, MAX_KEYWORDS_TOTAL, TOP_KEYWORDS } from './aggregator.ts';
 import { staleReads } from './stale-reads.ts';
-import type { ReportEvent, TelemetryStore, TelemetryTotals, ToolCounters, ToolEvidence, TrustCounters, VoteCounts } from './types.ts';
+import { outcomeOf, type TelemetryStore, type TelemetryTotals, type ToolCounters, type ToolEvidence, type TrustCounters, type VoteCounts } from './types.ts';
 
 const REPORT = `
 local tool, kw, totals, reported, entries = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -86,9 +86,6 @@ function byAgent(h: Record<string, string>): Partial<Record<AgentClass, number>>
   return out;
 }
 
-/** Counts the way the file store's aggregator does: 2xx success, 400-599 failure, the rest neither. */
-const outcomeOf = (e: ReportEvent) => (e.execution_feedback >= 200 && e.execution_feedback <= 299 ? 'successes' : e.execution_feedback >= 400 ? 'failures' : '');
-
 const emptyCounters = (): ToolCounters => ({
   requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, lookups: 0, lookups_by_agent: {}, trend_keywords: [], last_report_at: null,
 });
@@ -121,7 +118,8 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
       if (closed) return Promise.reject(new Error('telemetry store is closed'));
       const { aid } = event;
       if (event.kind === 'report') {
-        const outcome = outcomeOf(event);
+        // Counted as the file store's aggregator counts (outcomeOf); '' tells the script "neither".
+        const outcome = outcomeOf(event.execution_feedback) ?? '';
         const step = outcome === 'successes' ? SUCCESS_STEP : outcome === 'failures' ? 1 : 0;
         return track(report(toolKey(aid), kwKey(aid), keys.totals, keys.reported, keys.entries, clientsKey(aid), keys.clientEntries, keys.judged,
           aid, outcome, event.validation_vote ?? '', event.trend_keyword.toLowerCase(), event.at, maxPerTool, maxTotal,

@@ -107,6 +107,12 @@ export interface TelemetryStore {
   close(): Promise<void>;
 }
 
+/** How a report counts, for every backend: 2xx a success, 400 and up a failure, anything else (1xx, 3xx) neither. */
+export function outcomeOf(executionFeedback: number): 'successes' | 'failures' | null {
+  if (executionFeedback >= 200 && executionFeedback <= 299) return 'successes';
+  return executionFeedback >= 400 ? 'failures' : null;
+}
+
 /** The `telemetry` block shown inside a served contract's trust block. */
 export function trustTelemetry(c: TrustCounters): TrustTelemetry {
   const judged = c.successes + c.failures;

@@ -1,7 +1,7 @@
 // Which source a URL names, and how a draft becomes a contract. Supported: a GitHub repository, a PyPI
 // project, an npm package, or a contract URL on an allowed peer instance. When the catalog already holds
 // the same source (same source_url), the translation updates that contract instead of adding a twin.
-import type { ToolContract } from '../../build/contract.ts';
+import { AID_PATTERN, type ToolContract } from '../../build/contract.ts';
 import type { Snapshot } from '../../build/snapshot.ts';
 import type { UpstreamConfig } from '../upstream-fetch.ts';
 import type { Draft, SourceRef } from './common.ts';
@@ -10,6 +10,7 @@ import { peerDraft } from './peer.ts';
 import { NPM_NAME, npmDraft, PYPI_NAME, pypiDraft } from './registries.ts';
 
 const GH_PART = /^[A-Za-z0-9_.-]{1,100}$/;
+const AID = new RegExp(AID_PATTERN);
 const host = (u: URL) => u.hostname.toLowerCase().replace(/^www\./, '');
 
 /** The source a URL names, or null when it is not one we translate. */
@@ -21,7 +22,7 @@ export function sourceOf(raw: string, cfg: UpstreamConfig): SourceRef | null {
   const parts = u.pathname.split('/').filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch { return ''; } });
   if (cfg.peerHosts.includes(u.host.toLowerCase()) || cfg.peerHosts.includes(u.hostname.toLowerCase())) {
     const i = parts.length - 4;
-    if (i < 0 || parts.slice(i, i + 3).join('/') !== 'api/v1/tools' || !/^[a-z0-9][a-z0-9._-]{0,126}-v1$/.test(parts[i + 3] ?? '')) return null;
+    if (i < 0 || parts.slice(i, i + 3).join('/') !== 'api/v1/tools' || !AID.test(parts[i + 3] ?? '')) return null;
     // Only https to peers, unless tests run them on loopback.
     if (u.protocol !== 'https:' && !cfg.allowPrivate) return null;
     const url = `${u.protocol}//${u.host}${u.pathname}`;

@@ -103,6 +103,16 @@ describe('CORS', () => {
     expect(['/api/v1/tools', '/api/v1/search', '/api/v1/contribute', '/mcp'].map(corsClassOf)).toEqual(['public', 'public', 'public', 'public']);
     expect(['/admin', '/admin/reviews', '/api/v1/ingest', '/api/v1/translate/x'].map(corsClassOf)).toEqual(['closed', 'closed', 'closed', 'closed']);
     expect(['/', '/health', '/administrator', '/api/v1/ingestion-docs'].map(corsClassOf)).toEqual(['other', 'other', 'other', 'public']);
+    expect(['/openapi.json', '/agent.json', '/.well-known/mcp.json', '/.well-known/mcp/server-card.json', '/openapi.json.bak'].map(corsClassOf))
+      .toEqual(['public', 'public', 'public', 'public', 'other']);
+  });
+
+  it.each(['/openapi.json', '/agent.json', '/.well-known/mcp/server-card.json'])('discovery %s: open on answers and preflights', async (p) => {
+    const res = await s.fetch(p, { headers: { origin: ORIGIN } });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const pre = await preflight(p, 'GET');
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('public API answers carry Access-Control-Allow-Origin: * (GET, POST, and errors like 422 and 429)', async () => {
