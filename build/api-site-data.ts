@@ -2,6 +2,7 @@
 // templates stay thin. Every string taken from a manifest is untrusted; the templates escape it.
 import { API_CATEGORIES, type ApiManifest } from './apis/manifest.ts';
 import { manifestPath } from './discovery/api-static.ts';
+import { median } from './stats.ts';
 
 export const LLMO_APIS_PATH = '/llmo-apis';
 export const MAI_API_PATH = '/mai-api';
@@ -44,11 +45,6 @@ const LABELS: Readonly<Record<string, string>> = { ai: 'AI', developer_tools: 'D
 export const categoryLabel = (id: string) => LABELS[id] ?? (id.charAt(0).toUpperCase() + id.slice(1)).replace(/_/g, ' ');
 
 const AUTH_LABELS: Readonly<Record<string, string>> = { apikey: 'API key', bearer: 'Bearer token', basic: 'Basic', oauth2: 'OAuth 2', none: 'None' };
-
-const median = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : 0;
-};
 
 function tokenFigures(apis: ApiManifest[]): ApiTokenFigures | null {
   const definitions = apis.map((m) => m.record.tokens.definition);

@@ -6,15 +6,13 @@ import { checkApiFiles, isServedApi } from './validate-apis.ts';
 export interface ApiSnapshot {
   /** Verified, valid manifests by service_name: what the API serves and the site lists. */
   served: ApiManifest[];
-  /** Every valid manifest (unverified ones included). */
-  count: number;
   /** One line per problem; a build from the catalog refuses to run when this is not empty. */
   errors: string[];
 }
 
 export function apiSnapshotOf(valid: ApiManifest[], errors: string[] = []): ApiSnapshot {
   const served = valid.filter(isServedApi).sort((a, b) => (a.service_name < b.service_name ? -1 : a.service_name > b.service_name ? 1 : 0));
-  return { served, count: valid.length, errors };
+  return { served, errors };
 }
 
 export async function loadApiSnapshot(store: CatalogStore): Promise<ApiSnapshot> {

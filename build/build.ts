@@ -9,6 +9,7 @@ import type { ToolContract } from './contract.ts';
 import { AGENT_DOCUMENT_PATHS, agentDocument } from './discovery/agent-document.ts';
 import { servedManifest } from './discovery/api-static.ts';
 import { hostConfigFiles } from './discovery/host-config.ts';
+import { schemaFiles } from './json-schemas.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt } from './discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from './discovery/sitemap.ts';
@@ -17,6 +18,7 @@ import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';
 import { siteData } from './site-data.ts';
 import { runJobInWorker } from './worker-tasks.ts';
+import { isListable } from './views.ts';
 import { writeFiles } from './write-files.ts';
 import { loadSnapshot, type Snapshot } from './snapshot.ts';
 
@@ -58,6 +60,8 @@ export class CatalogInvalidError extends Error {
 
 export interface DiscoveryInput {
   tools: ToolContract[];
+  /** The tools that are listed (isListable), in reliability order: llms.txt names only these. */
+  listed: ToolContract[];
   apisCount: number;
   baseUrl: string;
   generatedAt: string;
@@ -66,23 +70,16 @@ export interface DiscoveryInput {
   indexPaths: string[];
 }
 
-export function discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin, indexPaths }: DiscoveryInput): OutputFile[] {
+export function discoveryFiles({ tools, listed, apisCount, baseUrl, generatedAt, apiOrigin, indexPaths }: DiscoveryInput): OutputFile[] {
   const agent = JSON.stringify(agentDocument({ baseUrl, toolsCount: tools.length, apisCount, generatedAt }), null, 2);
   const urls = [...indexPaths.map((p) => `${baseUrl}${p}`), `${baseUrl}/search/`, ...tools.map((t) => `${baseUrl}/tools/${t.identity.aid}/`)];
   return [
     ...AGENT_DOCUMENT_PATHS.map((p) => ({ path: p, content: agent })),
     { path: 'robots.txt', content: robotsTxt(baseUrl) },
-    { path: 'llms.txt', content: llmsTxt(tools, baseUrl) },
+    { path: 'llms.txt', content: llmsTxt(listed, baseUrl) },
     ...sitemapFiles(urls, baseUrl, generatedAt),
     ...hostConfigFiles(apiOrigin),
   ];
-}
-
-/** catalog/schema/*.json → /schema/ in the site, so `<BASE_URL>/schema/tool.schema.json` is the public schema URL. */
-export async function schemaFiles(catalogDir: string): Promise<OutputFile[]> {
-  const dir = path.join(catalogDir, 'schema');
-  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
-  return Promise.all(names.map(async (n) => ({ path: `schema/${n}`, content: await fsp.readFile(path.join(dir, n), 'utf8') })));
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
@@ -110,8 +107,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const baseUrl = options.baseUrl;
   const apisCount = apis.served.length;
 
-  const site = { ...siteData(tools, baseUrl), apis: apiPagesData(apis.served, baseUrl) };
-  const indexPaths = [...site.indexPages.map((p) => p.path), ...API_PAGE_PATHS];
+  // What the listings (llms.txt, static tools.json / trending.json, static search) show, as the API lists.
+  const listed = tools.filter(isListable);
   const prev = options.changedAids ? await reusableBuild(await currentBuildDir(options.distDir), baseUrl) : null;
   const buildDir = await createBuildDir(options.distDir);
   try {
@@ -119,16 +116,19 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const changed = new Set(options.changedAids);
     const render = prev ? toRender(prev, tools, changed) : tools;
     const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
+    const site = siteData(tools, baseUrl, apiPagesData(apis.served, baseUrl), render);
+    const indexPaths = [...site.indexPages.map((p) => p.path), ...API_PAGE_PATHS];
     // Contract-only artifacts (static JSON, search) on the second core while this thread links the
-    // unchanged tools' files and Eleventy renders HTML.
+    // unchanged tools' files and Eleventy renders HTML. `listed` holds the same objects as `tools`,
+    // which the structured clone sends once.
     const side = runJobInWorker({
-      buildDir, baseUrl, tools, render: toolAids ? [...toolAids] : null, apis: apis.served.map(servedManifest), prevDir: prev?.dir ?? null,
+      buildDir, baseUrl, tools, listed, render: toolAids ? [...toolAids] : null, apis: apis.served.map(servedManifest), prevDir: prev?.dir ?? null,
     });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
     if (prev) await phase('link', async () => linkUnchanged(prev, buildDir, tools.map((t) => t.identity.aid).filter((a) => !toolAids?.has(a)), 'html'));
-    const discovery = discoveryFiles({ tools, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
-    await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...(await schemaFiles(options.catalogDir))]));
-    const pages = await phase('html', () => renderSite(site, buildDir, { toolAids }));
+    const discovery = discoveryFiles({ tools, listed, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
+    await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
+    const pages = await phase('html', () => renderSite(site, buildDir));
     Object.assign(phases, (await phase('worker-wait', () => side)).phases);
     const ms = Math.round(performance.now() - started);
     const info = { generated_at: generatedAt, base_url: baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };

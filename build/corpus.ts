@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import type { ToolContract } from './contract.ts';
+import { writeFiles } from './write-files.ts';
 
 export interface CorpusPackage {
   registry: 'npm' | 'pypi';
@@ -85,4 +86,11 @@ export async function corpusContracts(n: number): Promise<ToolContract[]> {
     out.push(contractFromPackage(pkg, aid));
   }
   return out;
+}
+
+/** Writes N corpus contracts as a catalog's tool files (`<catalogDir>/tools/<aid>.json`), for benchmarks; returns them. */
+export async function writeCorpusCatalog(catalogDir: string, n: number): Promise<ToolContract[]> {
+  const contracts = await corpusContracts(n);
+  await writeFiles(catalogDir, contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: `${JSON.stringify(c, null, 2)}\n` })));
+  return contracts;
 }

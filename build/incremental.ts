@@ -8,12 +8,11 @@ import { BUILD_INFO } from './dist-swap.ts';
 import type { ToolContract } from './contract.ts';
 import { STATIC_TOOLS_DIR } from './discovery/static-json.ts';
 
-/** The files that belong to exactly one tool, relative to a build folder. */
-export const perToolFiles = (aid: string) => [`tools/${aid}/index.html`, `${STATIC_TOOLS_DIR}/${aid}.json`];
+/** The files that belong to exactly one tool, relative to a build folder: its page and its static JSON. */
+export const perToolFiles = (aid: string) => ({ html: `tools/${aid}/index.html`, json: `${STATIC_TOOLS_DIR}/${aid}.json` });
 
 export interface PreviousBuild {
   dir: string;
-  baseUrl: string;
 }
 
 /** The current build, if it was made for the same public URL (otherwise every page must change). */
@@ -21,7 +20,7 @@ export async function reusableBuild(currentDir: string | null, baseUrl: string):
   if (!currentDir) return null;
   try {
     const info = JSON.parse(await fsp.readFile(path.join(currentDir, BUILD_INFO), 'utf8')) as { base_url?: string };
-    return info.base_url === baseUrl ? { dir: currentDir, baseUrl } : null;
+    return info.base_url === baseUrl ? { dir: currentDir } : null;
   } catch {
     return null;
   }
@@ -47,12 +46,16 @@ export function toRender(prev: PreviousBuild, tools: ToolContract[], changed: Se
 export function linkUnchanged(prev: PreviousBuild, dir: string, aids: Iterable<string>, kind: 'html' | 'json'): void {
   if (kind === 'json') {
     mkdirSync(path.join(dir, STATIC_TOOLS_DIR), { recursive: true });
-    for (const aid of aids) linkSync(path.join(prev.dir, STATIC_TOOLS_DIR, `${aid}.json`), path.join(dir, STATIC_TOOLS_DIR, `${aid}.json`));
+    for (const aid of aids) {
+      const { json } = perToolFiles(aid);
+      linkSync(path.join(prev.dir, json), path.join(dir, json));
+    }
     return;
   }
   mkdirSync(path.join(dir, 'tools'), { recursive: true });
   for (const aid of aids) {
-    mkdirSync(path.join(dir, 'tools', aid));
-    linkSync(path.join(prev.dir, 'tools', aid, 'index.html'), path.join(dir, 'tools', aid, 'index.html'));
+    const { html } = perToolFiles(aid);
+    mkdirSync(path.dirname(path.join(dir, html)));
+    linkSync(path.join(prev.dir, html), path.join(dir, html));
   }
 }

@@ -29,9 +29,10 @@ export interface SiteData {
   baseUrl: string;
   toolsCount: number;
   indexPages: IndexPage[];
+  /** The tool pages to render: every tool in a full build, the changed and new ones in an incremental one. */
   toolPages: ToolPage[];
-  /** The web-API pages (/llmo-apis, /mai-api); absent = no manifests. */
-  apis?: ApiPagesData;
+  /** The web-API pages (/llmo-apis, /mai-api). */
+  apis: ApiPagesData;
 }
 
 export const indexPagePath = (n: number) => (n === 1 ? '/' : `/page/${n}/`);
@@ -93,13 +94,18 @@ export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
   };
 }
 
-export function siteData(tools: ToolContract[], baseUrl: string): SiteData {
+/**
+ * `tools`: every tool (the index pages list them all); `rendered`: the tools whose own page is written
+ * (all of them unless an incremental build links the others from the previous build).
+ */
+export function siteData(tools: ToolContract[], baseUrl: string, apis: ApiPagesData, rendered: readonly ToolContract[] = tools): SiteData {
   return {
     name: SERVICE_NAME,
     description: SERVICE_DESCRIPTION,
     baseUrl,
     toolsCount: tools.length,
     indexPages: indexPages(tools),
-    toolPages: tools.map((t) => toolPage(t, baseUrl)),
+    toolPages: rendered.map((t) => toolPage(t, baseUrl)),
+    apis,
   };
 }

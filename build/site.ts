@@ -68,24 +68,12 @@ function countWritten(result: unknown): number {
   return 0;
 }
 
-export interface RenderOptions {
-  /** Render only these tool pages (by aid) and skip the other templates' shared pages when false. */
-  toolAids?: Set<string>;
-  shared?: boolean;
-  onBatch?: (pages: number) => void;
-}
-
-/** Renders the HTML pages into `outDir`; returns how many files Eleventy wrote. */
-export async function renderSite(data: SiteData, outDir: string, options: RenderOptions = {}): Promise<number> {
-  let written = 0;
-  if (options.shared !== false) {
-    written += await runEleventy({ ...data, toolPages: [] }, outDir, (n) => n !== TOOL_TEMPLATE);
-  }
-  const pages = options.toolAids ? data.toolPages.filter((p) => options.toolAids?.has(p.aid)) : data.toolPages;
+/** Renders the HTML pages into `outDir` (the shared pages, then every page of `data.toolPages`); returns how many files Eleventy wrote. */
+export async function renderSite(data: SiteData, outDir: string): Promise<number> {
+  let written = await runEleventy({ ...data, toolPages: [] }, outDir, (n) => n !== TOOL_TEMPLATE);
+  const pages = data.toolPages;
   for (let i = 0; i < pages.length; i += TOOL_BATCH) {
-    const n = await runEleventy({ ...data, indexPages: [], toolPages: pages.slice(i, i + TOOL_BATCH) }, outDir, (name) => name === TOOL_TEMPLATE);
-    written += n;
-    options.onBatch?.(n);
+    written += await runEleventy({ ...data, indexPages: [], toolPages: pages.slice(i, i + TOOL_BATCH) }, outDir, (name) => name === TOOL_TEMPLATE);
   }
   return written;
 }

@@ -94,7 +94,3 @@ export function validateContract(value: unknown): FieldError[] {
   errors.push(...licenseErrors(identity?.license));
   return errors;
 }
-
-export function isValidContract(value: unknown): value is ToolContract {
-  return validateContract(value).length === 0;
-}

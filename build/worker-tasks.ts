@@ -12,7 +12,6 @@ import { bundleSearchClient } from './search/bundle.ts';
 import { type AnalyzedDocument, analyzeDocument } from './search/documents.ts';
 import { documentFromContract, type Expansions, writeStaticSearch } from './search/index.ts';
 import { linkUnchanged } from './incremental.ts';
-import { isListable } from './views.ts';
 import { writeFiles } from './write-files.ts';
 
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../site/search/index.html');
@@ -20,8 +19,10 @@ const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export interface WorkerJob {
   buildDir: string;
   baseUrl: string;
-  /** All tools in reliability order (for the listings). */
+  /** All tools in reliability order. */
   tools: ToolContract[];
+  /** The listed ones (isListable), in the same order: the listings and the static search. */
+  listed: ToolContract[];
   /** Aids whose own files must be written (all of them in a full build). */
   render: string[] | null;
   /** Served web-API manifests: each becomes /api/v1/services/<name>/mai-api.json. */
@@ -35,7 +36,7 @@ export interface WorkerResult {
 }
 
 function* staticJsonFiles(job: WorkerJob): Generator<OutputFile> {
-  yield* listingFiles(job.tools, job.baseUrl);
+  yield* listingFiles(job.listed, job.baseUrl);
   const render = job.render ? new Set(job.render) : null;
   for (const t of job.tools) if (!render || render.has(t.identity.aid)) yield contractFile(t, job.baseUrl);
 }
@@ -45,7 +46,7 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   if (job.prevDir && job.render) {
     const l = performance.now();
     const render = new Set(job.render);
-    linkUnchanged({ dir: job.prevDir, baseUrl: job.baseUrl }, job.buildDir, job.tools.map((t) => t.identity.aid).filter((a) => !render.has(a)), 'json');
+    linkUnchanged({ dir: job.prevDir }, job.buildDir, job.tools.map((t) => t.identity.aid).filter((a) => !render.has(a)), 'json');
     phases['link-json'] = Math.round(performance.now() - l);
   }
   const t = performance.now();
@@ -75,7 +76,7 @@ async function writeSearch(job: WorkerJob): Promise<void> {
   const dir = path.join(job.buildDir, 'search');
   const follows = job.prevDir !== null && job.prevDir === memo.buildDir;
   const fresh = new Set(job.render ?? []);
-  const docs = job.tools.filter(isListable).map(documentFromContract);
+  const docs = job.listed.map(documentFromContract);
   const analyzed = docs.map((d) => {
     const kept = follows && !fresh.has(d.id) ? memo.analyzed.get(d.id) : undefined;
     return kept ?? analyzeDocument(d);

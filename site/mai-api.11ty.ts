@@ -1,6 +1,6 @@
 // `/mai-api`: the landing page of the web-API manifests, for people. One <style> block and no script
 // (the HTML policy allows inline styles, never scripts); the data comes from build/api-site-data.ts.
-import type { ApiCategoryGroup, ApiPagesData } from '../build/api-site-data.ts';
+import type { ApiCategoryGroup } from '../build/api-site-data.ts';
 import type { SiteData } from '../build/site-data.ts';
 import { esc } from './escape.ts';
 import { layout } from './layout.ts';
@@ -58,11 +58,7 @@ ${rows.join('\n')}
 
 export function render(d: { site: SiteData }): string {
   const { site } = d;
-  const apis: ApiPagesData | undefined = site.apis;
-  const groups = apis?.groups ?? [];
-  const total = apis?.total ?? 0;
-  const src = apis?.source;
-  const t = apis?.tokens;
+  const { groups, total, source: src, tokens: t } = site.apis;
   const stats = [
     `<li><strong>${n(total)}</strong>APIs</li>`,
     `<li><strong>${groups.length}</strong>categories</li>`,
@@ -79,9 +75,9 @@ export function render(d: { site: SiteData }): string {
 <section><h2>Use them</h2>
 <p>Search by intent with <code>GET /api/v1/services/search?q=send+email</code>, fetch one with <code>GET /api/v1/services/{service_name}/mai-api.json</code>, or use the MCP tools <code>search_apis</code> and <code>get_api_manifest</code> at <code>/mcp</code>.</p>
 <p>Plain index for agents and crawlers: <a href="/llmo-apis">/llmo-apis</a>.</p></section>
-${src ? `<section><h2>Source and licence</h2>
+<section><h2>Source and licence</h2>
 <p>The definitions come from the <a href="${esc(src.url)}">${esc(src.name)}</a> (source: <a href="${esc(src.repository)}">${esc(src.repository.replace(/^https:\/\//, ''))}</a>). The directory's collection is released under <a href="${esc(src.licenceUrl)}">${esc(src.licence)}</a>; each API definition remains under its provider's own terms.</p>
-<p>This catalog is not affiliated with, or endorsed by, the API providers listed here. Names are trademarks of their owners.</p></section>` : ''}
+<p>This catalog is not affiliated with, or endorsed by, the API providers listed here. Names are trademarks of their owners.</p></section>
 </div>
 <nav class="toc" aria-label="Categories"><h2>Categories</h2><ul>
 ${groups.map((g) => `<li><a href="#${esc(g.id)}">${esc(g.label)} <span>${n(g.entries.length)}</span></a></li>`).join('\n')}
@@ -92,7 +88,7 @@ ${groups.map(table).join('\n')}
   return layout({
     title: `Web-API manifests: ${n(total)} public APIs for AI agents | ${site.name}`,
     description: `${n(total)} public web APIs by category, each compiled from its OpenAPI definition into a compact manifest: base URL, auth and up to 20 intents.`,
-    canonical: apis?.landingCanonical ?? `${site.baseUrl}/mai-api`,
+    canonical: site.apis.landingCanonical,
     body,
     head: STYLE,
   });

@@ -4,8 +4,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../build.ts';
-import { corpusContracts } from '../corpus.ts';
-import { writeFiles } from '../write-files.ts';
+import { writeCorpusCatalog } from '../corpus.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,8 +16,7 @@ function arg(name: string, fallback: number): number {
 export async function benchBuild(n: number) {
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-build-'));
   const catalogDir = path.join(root, 'catalog');
-  const contracts = await corpusContracts(n);
-  await writeFiles(catalogDir, contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: `${JSON.stringify(c, null, 2)}\n` })));
+  const contracts = await writeCorpusCatalog(catalogDir, n);
   const t = performance.now();
   const r = await build({ catalogDir, distDir: path.join(root, 'dist'), baseUrl: 'https://catalog.example' });
   const secs = (performance.now() - t) / 1000;

@@ -10,14 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../../api/server.ts';
 import { build } from '../build.ts';
-import { writeFiles } from '../write-files.ts';
 import { loadConfig } from '../config.ts';
 import type { ToolContract } from '../contract.ts';
-import { contractFromPackage, corpusContracts } from '../corpus.ts';
+import { contractFromPackage, writeCorpusCatalog } from '../corpus.ts';
+import { perToolFiles } from '../incremental.ts';
+import { median } from '../stats.ts';
 
 const SECRET = 'bench-secret';
 const BASE_URL = 'https://bench.example';
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? ((s[(s.length - 1) >> 1] as number) + (s[s.length >> 1] as number)) / 2 : NaN; };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function newContract(i: number, tag: string): ToolContract {
@@ -30,7 +30,8 @@ async function staticShows(distDir: string, aid: string, count: number): Promise
   const read = (p: string) => fsp.readFile(path.join(distDir, p), 'utf8').catch(() => '');
   const info = await read('build-info.json');
   if (!info || (JSON.parse(info) as { tools_count: number }).tools_count < count) return false;
-  if (!existsSync(path.join(distDir, `tools/${aid}/index.html`)) || !existsSync(path.join(distDir, `static/v1/tools/${aid}.json`))) return false;
+  const own = perToolFiles(aid);
+  if (!existsSync(path.join(distDir, own.html)) || !existsSync(path.join(distDir, own.json))) return false;
   const href = `/tools/${aid}/`;
   if (!(await read('sitemap.xml')).includes(href) || !(await read('llms.txt')).includes(href)) return false;
   const pages = ['index.html', ...(await fsp.readdir(path.join(distDir, 'page')).catch(() => [] as string[])).map((n) => `page/${n}/index.html`)];
@@ -71,8 +72,7 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-rebuild-'));
   const catalogDir = path.join(root, 'catalog');
   const distDir = path.join(root, 'dist');
-  const contracts = await corpusContracts(n);
-  await writeFiles(catalogDir, contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: `${JSON.stringify(c, null, 2)}\n` })));
+  const contracts = await writeCorpusCatalog(catalogDir, n);
   let t = performance.now();
   await build({ catalogDir, distDir, baseUrl: BASE_URL });
   const initialBuildMs = performance.now() - t;
@@ -114,7 +114,7 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
     await server.ctx.rebuild.idle();
     const settleMs = performance.now() - lastWrite;
     const sitemap = await fsp.readFile(path.join(distDir, 'sitemap.xml'), 'utf8');
-    const present = burstContracts.filter((c) => sitemap.includes(`/tools/${c.identity.aid}/`) && existsSync(path.join(distDir, `tools/${c.identity.aid}/index.html`))).length;
+    const present = burstContracts.filter((c) => sitemap.includes(`/tools/${c.identity.aid}/`) && existsSync(path.join(distDir, perToolFiles(c.identity.aid).html))).length;
     const status = server.ctx.rebuild.status();
     return {
       n: contracts.length,

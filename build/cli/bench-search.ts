@@ -15,9 +15,10 @@ import { StaticSearch } from '../search/client.ts';
 import { analyzeDocument, documentFromContract, type SearchDocument } from '../search/documents.ts';
 import { SearchEngine } from '../search/engine.ts';
 import { evaluate, loadQuerySet } from '../search/eval.ts';
-import { learnExpansions } from '../search/expand.ts';
+import { learnExpansions, readExpansions } from '../search/expand.ts';
 import { dirFetcher } from '../search/fs-fetch.ts';
-import { readExpansions, writeStaticSearch } from '../search/static-index.ts';
+import { median, percentile as pct } from '../stats.ts';
+import { writeStaticSearch } from '../search/static-index.ts';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,11 +37,6 @@ function timed<T>(fn: () => T): { value: T; wall: number; cpu: number } {
   return { value, wall: performance.now() - t, cpu: (u.user + u.system) / 1000 };
 }
 const wc = (x: { wall: number; cpu: number }) => `${f1(x.wall)} ms wall, ${f1(x.cpu)} ms cpu`;
-const pct = (xs: readonly number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
-};
-const median = (xs: readonly number[]) => pct(xs, 0.5);
 const f1 = (x: number) => x.toFixed(1);
 const f3 = (x: number) => x.toFixed(3);
 const kb = (b: number) => `${(b / 1024).toFixed(0)} KB`;

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { catalogStoreFor, createCatalogStore, isSafeId, type RecordKind, type StoredFile } from '../catalog-store.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { TOMBSTONE, topEntries } from '../storage/overlay-driver.ts';
+import { COMPARE_AND_DELETE } from '../storage/redis-lock.ts';
 import { checkApiFiles } from '../validate-apis.ts';
 import { checkToolFiles } from '../validate-catalog.ts';
 
-const CLEAR = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 const KINDS: RecordKind[] = ['tools', 'apis'];
 
 interface Exported { key: string; value: string }
@@ -72,7 +72,7 @@ async function main(): Promise<number> {
     let cleared = 0;
     if (clear) {
       const client = overlay.client();
-      for (const e of exported) cleared += Number(await client.eval(CLEAR, 1, `${overlay.names.base}:${e.key}`, e.value));
+      for (const e of exported) cleared += Number(await client.eval(COMPARE_AND_DELETE, 1, `${overlay.names.base}:${e.key}`, e.value));
     }
     const kept = clear ? `; cleared ${cleared} key(s) from Redis${cleared < exported.length ? ` (${exported.length - cleared} changed meanwhile, kept)` : ''}` : '';
     console.log(`export: ${written} written, ${deleted} deleted, ${exported.length - written - deleted} unchanged, ${invalid} invalid${kept}`);

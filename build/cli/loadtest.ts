@@ -9,9 +9,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from '../build.ts';
-import { writeFiles } from '../write-files.ts';
+import { writeCorpusCatalog } from '../corpus.ts';
 import { startServerProcess } from './server-process.ts';
-import { corpusContracts } from '../corpus.ts';
 
 interface CannonRequest {
   method: string; path: string; headers?: Record<string, string>; body?: string;
@@ -58,8 +57,7 @@ async function main() {
   let server: ChildProcess | null = null;
   try {
     console.error(`loadtest: ${n.toLocaleString('en')} contracts, ${seconds} s, ${connections} connections${storageUrl ? ', Redis' : ''}`);
-    const contracts = await corpusContracts(n);
-    await writeFiles(catalogDir, contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: `${JSON.stringify(c, null, 2)}\n` })));
+    const contracts = await writeCorpusCatalog(catalogDir, n);
     const t = performance.now();
     await build({ catalogDir, distDir, baseUrl: 'http://127.0.0.1' });
     console.error(`built dist/ in ${((performance.now() - t) / 1000).toFixed(1)} s`);

@@ -7,11 +7,12 @@ import { escapeMarkdown, escapeMarkdownUrl } from './markdown.ts';
 const link = (name: string, url: string, note: string) =>
   `- [${escapeMarkdown(name)}](${escapeMarkdownUrl(url)})${note ? `: ${escapeMarkdown(note)}` : ''}`;
 
-export function llmsTxt(tools: ToolContract[], baseUrl: string): string {
+/** `listed`: the listable tools only (views.ts isListable: verified and not dead). */
+export function llmsTxt(listed: ToolContract[], baseUrl: string): string {
   const out = [
     `# ${SERVICE_NAME}`,
     '',
-    `> ${SERVICE_DESCRIPTION} ${tools.length} verified tool contracts.`,
+    `> ${SERVICE_DESCRIPTION} ${listed.length} verified tool contracts.`,
     '',
     'Each tool page below has the contract as JSON-LD; the JSON API gives it with live telemetry. Fetch the action block (install and execute commands) with a POST carrying a tax_payload.',
     '',
@@ -24,9 +25,8 @@ export function llmsTxt(tools: ToolContract[], baseUrl: string): string {
     link('Agent document', `${baseUrl}/agent.json`, 'endpoints and counts'),
     '',
   ];
-  const verified = tools.filter((t) => t.record?.verified !== false);
   for (const platform of PLATFORMS) {
-    const group = verified.filter((t) => t.identity.platform === platform).sort((a, b) => (a.identity.name < b.identity.name ? -1 : 1));
+    const group = listed.filter((t) => t.identity.platform === platform).sort((a, b) => (a.identity.name < b.identity.name ? -1 : 1));
     if (group.length === 0) continue;
     out.push(`## Tools from ${platform}`, '');
     for (const t of group) {

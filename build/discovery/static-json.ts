@@ -10,10 +10,13 @@ export function contractFile(tool: ToolContract, baseUrl: string): OutputFile {
   return { path: `${STATIC_TOOLS_DIR}/${tool.identity.aid}.json`, content: JSON.stringify(partialContract(tool, baseUrl)) };
 }
 
-/** `tools` must already be in reliability order (the snapshot's order). */
-export function listingFiles(tools: ToolContract[], baseUrl: string): OutputFile[] {
-  const top = tools.slice(0, 10).map((t) => listingItem(t, baseUrl));
-  const trending = tools.slice(0, 20).map((t) => listingItem(t, baseUrl));
+/**
+ * The default listings, as GET /api/v1/tools and /trending answer them: `listed` holds only the listable
+ * tools (views.ts isListable: never unverified or dead ones), already in reliability order.
+ */
+export function listingFiles(listed: ToolContract[], baseUrl: string): OutputFile[] {
+  const top = listed.slice(0, 10).map((t) => listingItem(t, baseUrl));
+  const trending = listed.slice(0, 20).map((t) => listingItem(t, baseUrl));
   return [
     { path: 'static/v1/tools.json', content: JSON.stringify({ query: '', category: '', count: top.length, results: top, note: LISTING_NOTE }) },
     { path: 'static/v1/trending.json', content: JSON.stringify({ count: trending.length, results: trending }) },

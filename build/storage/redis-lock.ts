@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Redis } from 'ioredis';
 
-const RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+/** Deletes KEYS[1] only while it still holds ARGV[1]; answers 1 when deleted, else 0. */
+export const COMPARE_AND_DELETE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 
 export interface HeldLock {
@@ -42,7 +43,7 @@ export async function tryLock(client: Redis, key: string, ttlMs: number, log: (l
     async release() {
       clearInterval(timer);
       // Best effort: if Redis is unreachable the lock simply expires.
-      await client.eval(RELEASE, 1, key, token).catch(() => undefined);
+      await client.eval(COMPARE_AND_DELETE, 1, key, token).catch(() => undefined);
     },
   };
 }

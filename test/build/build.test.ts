@@ -5,6 +5,7 @@ import { convert } from 'xmlbuilder2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../build/build.ts';
 import { AI_CRAWLERS } from '../../build/discovery/robots.ts';
+import { schemaFiles } from '../../build/json-schemas.ts';
 import { partialContract } from '../../build/views.ts';
 import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 
@@ -18,8 +19,11 @@ describe('build of a small catalog', () => {
     sampleContract('npm-alpha-v1', { trust: { reliability_score: 0.95 } }),
     sampleContract('pypi-beta-v1', { identity: { platform: 'pypi', license: 'GPL-3.0-only', name: 'beta' } }),
     sampleContract('github-evil-v1', { identity: { platform: 'github', name: `evil ${EVIL}`, task: EVIL, tags: ['<b>&</b>'] } }),
-    sampleContract('npm-hidden-v1', { record: { verified: false } }),
+    // Never listed (views.ts isListable), though the most reliable: reachable by aid only.
+    sampleContract('npm-hidden-v1', { record: { verified: false }, trust: { reliability_score: 0.99 } }),
+    sampleContract('npm-dead-v1', { trust: { status: 'dead', reliability_score: 0.98 } }),
   ];
+  const unlisted = ['npm-hidden-v1', 'npm-dead-v1'];
 
   beforeAll(async () => {
     cat = await tempCatalog(tools);
@@ -69,7 +73,7 @@ describe('build of a small catalog', () => {
     const docs = await Promise.all(['agent.json', '.well-known/agent.json', '.well-known/mcp.json'].map(read));
     expect(new Set(docs).size).toBe(1);
     const doc = JSON.parse(docs[0] as string);
-    expect(doc).toMatchObject({ name: 'Tool Contract Catalog', tools_count: 4, apis_count: expect.any(Number) });
+    expect(doc).toMatchObject({ name: 'Tool Contract Catalog', tools_count: 5, apis_count: expect.any(Number) });
     expect(doc.links).toMatchObject({ llms_txt: `${BASE}/llms.txt`, sitemap: `${BASE}/sitemap.xml`, openapi: `${BASE}/openapi.json` });
     expect(doc.endpoints.length).toBeGreaterThan(5);
     for (const e of doc.endpoints) expect(e).toMatchObject({ method: expect.stringMatching(/^(GET|POST)$/), path: expect.stringMatching(/^\//) });
@@ -83,13 +87,17 @@ describe('build of a small catalog', () => {
     expect(robots.trimEnd().split('\n').at(-1)).toBe(`Sitemap: ${BASE}/sitemap.xml`);
   });
 
-  it('writes llms.txt in the llmstxt.org format with one line per verified contract', async () => {
+  it('writes llms.txt in the llmstxt.org format with one line per listed contract (never unverified or dead ones)', async () => {
     const llms = await read('llms.txt');
-    expect(llms).toMatch(/^# Tool Contract Catalog\n\n> /);
+    expect(llms).toMatch(/^# Tool Contract Catalog\n\n> .* 3 verified tool contracts\.\n/);
     expect(llms).toMatch(/\n## Tools from npm\n\n- \[alpha\]\(https:\/\/catalog\.example\/tools\/npm-alpha-v1\/\): Does alpha things \(reliability 0\.95\)\n/);
-    expect(llms).not.toContain('npm-hidden-v1');
+    for (const aid of unlisted) expect(llms).not.toContain(aid);
     const toolLines = llms.split('\n').filter((l) => l.includes(`${BASE}/tools/`));
     expect(toolLines).toHaveLength(3);
+  });
+
+  it('publishes the JSON Schemas generated from the types under /schema/ (the catalog folder has none here)', async () => {
+    for (const f of schemaFiles()) expect(await read(f.path)).toBe(f.content);
   });
 
   it('writes a sitemap listing every tool page and index page', async () => {
@@ -107,6 +115,13 @@ describe('build of a small catalog', () => {
     const listing = JSON.parse(await read('static/v1/tools.json'));
     expect(listing.results[0].identity.aid).toBe('npm-alpha-v1');
     expect(listing.results[0]).not.toHaveProperty('action');
+    // The listings match GET /api/v1/tools and /trending: unverified and dead tools are not listed.
+    const trending = JSON.parse(await read('static/v1/trending.json'));
+    for (const doc of [listing, trending]) {
+      const aids = doc.results.map((r: { identity: { aid: string } }) => r.identity.aid);
+      expect(aids).toEqual(['npm-alpha-v1', 'github-evil-v1', 'pypi-beta-v1']); // reliability, then aid
+      expect(doc.count).toBe(3);
+    }
     expect(await read('_redirects')).toContain('/api/*  https://catalog.example/api/:splat  200');
     expect(await read('_headers')).toContain('Content-Type: text/plain; charset=utf-8');
   });
