@@ -1,6 +1,7 @@
 // npm run trust: the formula (Wilson lower bound blended with the prior, evidence per distinct client),
 // the aggregator's per-client tallies, and the CLI end to end — over HTTP against a running server and
 // with --local on a stopped one — leaving telemetry counters and verified status alone.
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,10 @@ describe('npm run trust', () => {
   it('stores only a salted hash of the client, never the address', async () => {
     const log = await fsp.readFile(path.join(s.dataDir, 'telemetry', 'events-0.jsonl'), 'utf8');
     expect(log).not.toMatch(/10\.8[01]\./);
-    expect(JSON.parse(log.split('\n')[0] as string).client).toMatch(/^[0-9a-f]{16}$/);
+    const client = JSON.parse(log.split('\n')[0] as string).client as string;
+    expect(client).toMatch(/^[0-9a-f]{16}$/);
+    // Salted: not the plain hash of the address either.
+    expect(client).not.toBe(createHash('sha256').update('10.80.0.1').digest('hex').slice(0, 16));
   });
 
   it('scores through a running server and is idempotent', async () => {

@@ -4,26 +4,19 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../api/server.ts';
-import { loadConfig } from '../../build/config.ts';
-import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 describe('limits against hostile clients', () => {
   let s: TestServer;
-  let server: RunningServer;
   beforeAll(async () => {
-    // The catalog and DATA_DIR of a test server, served by a second server with short timeouts.
-    s = await startTestServer();
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, CATALOG_DIR: s.catalogDir, DATA_DIR: `${s.dataDir}-limits`, DIST_DIR: s.distDir });
-    server = await startServer(config, { telemetryRatePerMin: 0, headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
+    s = await startTestServer({ headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 });
   });
   afterAll(async () => {
-    await server?.close();
     await s?.cleanup();
   });
 
   it('a never-ending chunked body: 413 early, the rest is never read, the connection is closed', async () => {
-    const { port } = new URL(server.url);
+    const { port } = new URL(s.url);
     const outcome = await new Promise<{ status: number; sentAtAnswer: number; sent: number; closedAfterMs: number }>((resolve, reject) => {
       const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/tools/npm-axios-v1', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
       const chunk = Buffer.alloc(64 * 1024, 'x');
@@ -58,12 +51,12 @@ describe('limits against hostile clients', () => {
     expect(outcome.sent).toBeLessThan(32 * 1024 * 1024);
     expect(outcome.closedAfterMs).toBeLessThan(5_000);
     // The server is fine and answers the next client.
-    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await fetch(`${s.url}/health`)).status).toBe(200);
   });
 
   /** Opens a raw connection, sends `first`, then `drip` every 200 ms; resolves when the server closes it. */
   function dripUntilClosed(first: string, drip: string): Promise<{ ms: number; answer: string }> {
-    const { port } = new URL(server.url);
+    const { port } = new URL(s.url);
     return new Promise((resolve, reject) => {
       const started = Date.now();
       const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(first));
@@ -79,7 +72,7 @@ describe('limits against hostile clients', () => {
   it('a client sending its headers slowly is cut off by the header timeout; others are served meanwhile', async () => {
     const slow = dripUntilClosed('GET /health HTTP/1.1\r\nHost: x\r\n', 'X-Slow: 1\r\n');
     await new Promise((r) => setTimeout(r, 300));
-    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await fetch(`${s.url}/health`)).status).toBe(200);
     const { ms, answer } = await slow;
     expect(ms).toBeLessThan(4_000);
     expect(answer).not.toMatch(/^HTTP\/1\.1 200/);

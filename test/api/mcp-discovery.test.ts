@@ -6,8 +6,9 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY_DESCRIPTION, REGISTRY_NAME } from '../../api/mcp/server-card.ts';
 import { SERVER_INFO } from '../../api/mcp/server.ts';
-import { agentDocument, MCP_TOOL_NAMES } from '../../build/discovery/agent-document.ts';
+import { MCP_TOOL_NAMES } from '../../build/discovery/agent-document.ts';
 import { createAjv } from '../../build/validate-contract.ts';
+import { buildToolsSite } from '../helpers/redis.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -88,13 +89,17 @@ describe('MCP discovery', () => {
     });
   });
 
+  let built: Promise<void> | undefined;
   it.each(['/.well-known/mcp.json', '/agent.json'])('%s names the MCP endpoint, transport, tools and card; the static build writes the same block', async (p) => {
     const { body } = await s.json(p);
     expect(body.mcp).toEqual({
       endpoint: `${BASE_URL}/mcp`, transport: 'streamable-http', tools: [...MCP_TOOL_NAMES],
       server_card: `${BASE_URL}/.well-known/mcp/server-card.json`,
     });
-    expect(agentDocument({ baseUrl: BASE_URL, toolsCount: 0, apisCount: 0, generatedAt: '' }).mcp).toEqual(body.mcp);
+    // The file the static build wrote (what a CDN serves) carries the same block.
+    built ??= buildToolsSite(s.catalogDir, s.distDir);
+    await built;
+    expect(JSON.parse(await fsp.readFile(path.join(s.distDir, p.slice(1)), 'utf8')).mcp).toEqual(body.mcp);
     expect(body.endpoints).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp' }));
   });
 

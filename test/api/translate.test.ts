@@ -12,7 +12,7 @@ import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts'
 const FIX = path.resolve(import.meta.dirname, '../fixtures/upstreams');
 const fixture = (name: string) => fsp.readFile(path.join(FIX, name), 'utf8');
 
-interface Fake { url: string; server: http.Server; hits: string[]; auth: Map<string, string> }
+interface Fake { url: string; server: http.Server; hits: string[]; auth: Map<string, string>; trap: http.Server; trapHits: string[] }
 
 async function fakeUpstream(): Promise<Fake> {
   const readme = Buffer.from(await fixture('github-widget-cli-readme.md')).toString('base64');
@@ -22,6 +22,11 @@ async function fakeUpstream(): Promise<Fake> {
   };
   const hits: string[] = [];
   const auth = new Map<string, string>();
+  // Another host (localhost, not 127.0.0.1) that a redirect points at: it must never be asked.
+  const trapHits: string[] = [];
+  const trap = http.createServer((req, res) => { trapHits.push(req.url ?? ''); res.end('{}'); });
+  await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+  const trapUrl = `http://localhost:${(trap.address() as AddressInfo).port}`;
   const routes: Record<string, (res: http.ServerResponse) => void | Promise<void>> = {
     '/repos/acme/widget-cli': async (res) => json(res, 200, await fixture('github-widget-cli.json')),
     '/repos/acme/widget-cli/readme': (res) => json(res, 200, { name: 'README.md', encoding: 'base64', content: readme }),
@@ -29,7 +34,7 @@ async function fakeUpstream(): Promise<Fake> {
     '/repos/openai/whisper': (res) => json(res, 200, { name: 'whisper', description: 'Robust Speech Recognition via Large-Scale Weak Supervision', topics: [], license: { spdx_id: 'NOASSERTION' } }),
     '/repos/acme/broken': (res) => json(res, 500, { message: 'oops' }),
     '/repos/acme/slow': () => { /* never answers */ },
-    '/repos/acme/elsewhere': (res) => { res.writeHead(302, { location: 'http://example.com/repos/acme/elsewhere' }); res.end(); },
+    '/repos/acme/elsewhere': (res) => { res.writeHead(302, { location: `${trapUrl}/repos/acme/elsewhere` }); res.end(); },
     '/pypi/tinycache/json': (res) => { res.writeHead(301, { location: '/pypi/TinyCache/json' }); res.end(); },
     '/pypi/TinyCache/json': async (res) => json(res, 200, await fixture('pypi-tinycache.json')),
     '/pypi/hugepkg/json': (res) => {
@@ -52,7 +57,7 @@ async function fakeUpstream(): Promise<Fake> {
     else json(res, 404, { message: 'Not Found' });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, hits, auth };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, hits, auth, trap, trapHits };
 }
 
 describe('POST /api/v1/translate', () => {
@@ -72,7 +77,7 @@ describe('POST /api/v1/translate', () => {
   });
   afterAll(async () => {
     await settled(s);
-    await Promise.all([s.cleanup(), peer.cleanup(), new Promise((r) => { up.server.closeAllConnections(); up.server.close(r); })]);
+    await Promise.all([s.cleanup(), peer.cleanup(), new Promise((r) => { up.server.closeAllConnections(); up.server.close(r); }), new Promise((r) => up.trap.close(r))]);
   });
 
   it('translates a GitHub repository: metadata, licence, release version, install and usage from the README', async () => {
@@ -163,14 +168,15 @@ describe('POST /api/v1/translate', () => {
       expect([url, r.status]).toEqual([url, 502]);
       expect(r.body.detail).toMatch(why);
     }
-    expect(up.hits).not.toContain('http://example.com/repos/acme/elsewhere');
+    expect(up.hits).toContain('/repos/acme/elsewhere');
+    expect(up.trapHits).toEqual([]);
   });
 });
 
 describe('upstream fetch safety', () => {
   let up: Fake;
   beforeAll(async () => { up = await fakeUpstream(); });
-  afterAll(() => new Promise((r) => { up.server.closeAllConnections(); up.server.close(r); }));
+  afterAll(() => Promise.all([new Promise((r) => { up.server.closeAllConnections(); up.server.close(r); }), new Promise((r) => up.trap.close(r))]));
 
   it('refuses loopback and private addresses unless ALLOW_PRIVATE_UPSTREAMS, by literal and by DNS answer', async () => {
     const strict = { ...upstreamConfig({}), timeoutMs: 2000 };

@@ -55,7 +55,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dataDir = options.dataDir ?? path.join(root, 'data');
   const distDir = path.join(root, 'dist');
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, CATALOG_DIR: catalogDir, DATA_DIR: dataDir, DIST_DIR: distDir });
-  const serverOptions: ServerOptions = { telemetryRatePerMin: options.telemetryRatePerMin ?? 0, trustProxy: options.trustProxy ?? false };
+  const { apis: _apis, extraTools: _extra, dataDir: _dataDir, ...given } = options;
+  const serverOptions: ServerOptions = { ...given, telemetryRatePerMin: options.telemetryRatePerMin ?? 0, trustProxy: options.trustProxy ?? false };
   let running = await startServer(config, serverOptions);
   let closed = false;
 

@@ -3,8 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_SCHEMA_DESCRIPTION, API_SCHEMA_PATH, ApiManifest, type ApiManifest as Manifest, validateManifest } from '../../../build/apis/manifest.ts';
-import { schemaFileContent } from '../../../build/json-schemas.ts';
+import { API_SCHEMA_PATH, type ApiManifest as Manifest, validateManifest } from '../../../build/apis/manifest.ts';
 import { createAjv } from '../../../build/validate-contract.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../../catalog');
@@ -51,10 +50,7 @@ describe('catalog/apis', () => {
 });
 
 describe(API_SCHEMA_PATH, () => {
-  it('is up to date with build/apis/manifest.ts', () => {
-    expect(readFileSync(path.join(CATALOG, API_SCHEMA_PATH), 'utf8')).toBe(schemaFileContent(ApiManifest, API_SCHEMA_DESCRIPTION));
-  });
-
+  // Up to date with build/apis/manifest.ts: checked with every schema file in test/build/schema-file.test.ts.
   it('gives an editor the same verdict as validateManifest', () => {
     const check = createAjv().compile(JSON.parse(readFileSync(path.join(CATALOG, API_SCHEMA_PATH), 'utf8')));
     const sample = manifests[0]?.value as Manifest;
