@@ -1,15 +1,17 @@
 // npm run bench:search -- --n 100000 [--queries 3000] [--passes 3] [--keep dir] [--no-http]
 // Build time, static index size, engine start-up, query latency percentiles, write visibility,
-// bytes a first static query fetches, and relevance of both engines. Prints medians over passes;
+// bytes a first static query fetches (in Node and in Chromium), and relevance of both engines. Prints medians over passes;
 // the machine may be shared, so compare ratios against the targets rather than single figures.
 // Then HTTP throughput against the real server (bench-http.ts), unless --no-http.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { corpusContracts } from '../corpus.ts';
 import { benchHttpSearch, httpLine } from './bench-http.ts';
+import { benchStaticSearchInBrowser } from './bench-static-browser.ts';
+import { CHROMIUM } from './chromium.ts';
 import { bundleSearchClient } from '../search/bundle.ts';
 import { StaticSearch } from '../search/client.ts';
 import { analyzeDocument, documentFromContract, type SearchDocument } from '../search/documents.ts';
@@ -162,6 +164,12 @@ export async function benchSearch(n: number, opts: { queries: number; passes: nu
   console.log(`  bytes p50 ${kb(median(gz))}  p90 ${kb(pct(gz, 0.9))}  max ${kb(Math.max(...gz))}; with page + script max ${kb(Math.max(...gz) + htmlGz + jsGz)} (target 500 KB)`);
   console.log(`  files p50 ${median(files)}  max ${Math.max(...files)}; 4 round trips (manifest, words, expansions, docs)`);
   console.log(`  compute p50 ${f1(median(cpu))} ms  p90 ${f1(pct(cpu, 0.9))} ms (Node, local files; add ~4 RTT on a CDN; target 1 s)`);
+  if (existsSync(CHROMIUM)) {
+    // Every fifth intent query: each runs in a fresh browser context, so the whole set would take minutes.
+    const b = await benchStaticSearchInBrowser(dir, intents.filter((_, i) => i % 5 === 0));
+    console.log(`  in Chromium (loopback, ${b.queries} queries, fresh context each): after typing, bytes p50 ${f1(b.medianKb)} KB max ${f1(b.maxKb)} KB gzip;`
+      + ` results p50 ${Math.round(b.medianMs)} ms max ${Math.round(b.maxMs)} ms (incl. 120 ms debounce; targets 500 KB, 1 s)`);
+  } else console.log(`  in Chromium: skipped (no browser at ${CHROMIUM})`);
 
   // Relevance, both engines (rebuild the engine: the write test above changed 200 documents).
   const fresh = SearchEngine.build(docs, { expansions, analyzed });

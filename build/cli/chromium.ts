@@ -1,4 +1,5 @@
-// Real Chromium (Debian's /usr/bin/chromium) driven by playwright-core; flags keep it off the network.
+// Real Chromium (Debian's /usr/bin/chromium, or CHROMIUM_PATH) driven by playwright-core, for the browser tests
+// and the static-search benchmark; flags keep it off the network.
 import { type Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
