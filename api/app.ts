@@ -1,11 +1,11 @@
 // Assembles the h3 app: route groups (one file each under routes/), the static dist fallback,
 // 405 for known paths with a wrong method, and the single error renderer.
 import { H3, type H3Event } from 'h3';
-import { httpError, renderError } from './errors.ts';
+import { httpError, renderError } from './http/errors.ts';
 import type { AppContext } from './context.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { adminApiRoutes } from './routes/admin-apis.ts';
-import { cors } from './cors.ts';
+import { cors } from './http/cors.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { contributeRoutes } from './routes/contribute.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -15,9 +15,9 @@ import { searchRoutes } from './routes/search.ts';
 import { serviceRoutes } from './routes/services.ts';
 import { toolRoutes } from './routes/tools.ts';
 import { translateRoutes } from './routes/translate.ts';
-import { requestGuard } from './request-guard.ts';
-import { securityHeaders } from './security-headers.ts';
-import { serveDist } from './static.ts';
+import { requestGuard } from './http/request-guard.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { serveDist } from './http/static.ts';
 
 interface MethodRoute {
   method: string;

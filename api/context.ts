@@ -1,18 +1,18 @@
 // What every route reads: configuration, the catalog store and the in-memory snapshot of the catalog,
 // plus the runtime services (telemetry, review queue, rate limits, search). Writes replace the snapshot,
 // so readers always see one consistent catalog.
-import type { CatalogStore } from '../build/catalog-store.ts';
+import type { CatalogStore } from '../build/catalog/catalog-store.ts';
 import type { Config } from '../build/config.ts';
-import type { Snapshot } from '../build/snapshot.ts';
-import type { AuthFailures } from './admin-auth.ts';
-import type { ClientOptions } from './client.ts';
-import type { RateLimiter } from './rate-limit.ts';
-import type { RebuildScheduler } from './rebuild.ts';
-import type { ReviewQueue } from './review-queue.ts';
+import type { Snapshot } from '../build/catalog/snapshot.ts';
+import type { AuthFailures } from './state/admin-auth/memory.ts';
+import type { ClientOptions } from './http/client.ts';
+import type { RateLimiter } from './state/rate-limit/memory.ts';
+import type { RebuildScheduler } from './rebuild/scheduler.ts';
+import type { ReviewQueue } from './state/review-queue/file.ts';
 import type { ApiCatalog } from './routes/services.ts';
-import type { ClientHasher } from './telemetry/client-hash.ts';
-import type { TelemetryStore } from './telemetry/types.ts';
-import type { ToolSearch } from './tool-search.ts';
+import type { ClientHasher } from './state/telemetry/client-hash.ts';
+import type { TelemetryStore } from './state/telemetry/types.ts';
+import type { ToolSearch } from './services/tool-search.ts';
 
 export interface AppContext {
   config: Config;

@@ -1,12 +1,12 @@
 // npm start: builds dist/ when it is missing or older than the catalog, then serves dist/ and the API.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { build, CatalogInvalidError } from '../build/build.ts';
-import { BUILD_INFO } from '../build/dist-swap.ts';
-import { catalogStoreFor } from '../build/catalog-store.ts';
-import { tryLock } from '../build/storage/redis-lock.ts';
+import { build, CatalogInvalidError } from '../build/pipeline/build.ts';
+import { BUILD_INFO } from '../build/pipeline/dist-swap.ts';
+import { catalogStoreFor } from '../build/catalog/catalog-store.ts';
+import { tryLock } from '../build/catalog/storage/redis-lock.ts';
 import { ConfigError, type Config, loadConfig, StorageUrlError } from '../build/config.ts';
-import { lockTtlMs } from './rebuild-shared.ts';
+import { lockTtlMs } from './rebuild/shared.ts';
 import { startServer } from './server.ts';
 
 async function newestMtime(dir: string): Promise<number> {

@@ -3,18 +3,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'h3/node';
-import { catalogStoreFor } from '../build/catalog-store.ts';
+import { catalogStoreFor } from '../build/catalog/catalog-store.ts';
 import type { Config } from '../build/config.ts';
-import { loadSnapshot } from '../build/snapshot.ts';
+import { loadSnapshot } from '../build/catalog/snapshot.ts';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
-import { createRebuildScheduler, staleAids } from './rebuild.ts';
-import { workerBuilder } from './rebuild-worker.ts';
+import { createRebuildScheduler, staleAids } from './rebuild/scheduler.ts';
+import { workerBuilder } from './rebuild/worker.ts';
 import { contributionLimiter } from './routes/contribute.ts';
 import { loadApiCatalog } from './routes/services.ts';
-import { createRuntimeState } from './runtime-state.ts';
-import { scaleOut } from './scale-out.ts';
-import { builtExpansions, createToolSearch } from './tool-search.ts';
+import { createRuntimeState } from './state/runtime-state.ts';
+import { scaleOut } from './rebuild/scale-out.ts';
+import { builtExpansions, createToolSearch } from './services/tool-search.ts';
 
 export interface RunningServer {
   url: string;

@@ -1,5 +1,5 @@
 // `/` and `/page/N/`: the plain hierarchical index of every contract, grouped by platform.
-import type { IndexPage, SiteData } from '../build/site-data.ts';
+import type { IndexPage, SiteData } from '../build/pipeline/site-data.ts';
 import { esc } from './escape.ts';
 import { layout } from './layout.ts';
 

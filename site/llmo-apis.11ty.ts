@@ -1,6 +1,6 @@
 // `/llmo-apis`: the plain index of every served web-API manifest, by category, for agents and crawlers.
 // Like `/`: no styles, no scripts, real links.
-import type { SiteData } from '../build/site-data.ts';
+import type { SiteData } from '../build/pipeline/site-data.ts';
 import { esc } from './escape.ts';
 import { layout } from './layout.ts';
 

@@ -1,7 +1,7 @@
 // `/mai-api`: the landing page of the web-API manifests, for people. One <style> block and no script
 // (the HTML policy allows inline styles, never scripts); the data comes from build/api-site-data.ts.
-import type { ApiCategoryGroup } from '../build/api-site-data.ts';
-import type { SiteData } from '../build/site-data.ts';
+import type { ApiCategoryGroup } from '../build/pipeline/api-site-data.ts';
+import type { SiteData } from '../build/pipeline/site-data.ts';
 import { esc } from './escape.ts';
 import { layout } from './layout.ts';
 

@@ -1,5 +1,5 @@
 // `/tools/<aid>/`: one page per contract with every public block (never `action`) and JSON-LD.
-import type { SiteData, ToolPage } from '../build/site-data.ts';
+import type { SiteData, ToolPage } from '../build/pipeline/site-data.ts';
 import { esc, jsonForHtml } from './escape.ts';
 import { layout } from './layout.ts';
 

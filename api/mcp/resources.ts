@@ -2,12 +2,12 @@
 // tax gate) and each API manifest as catalog://apis/{service_name}. resources/list is paginated, because the
 // catalog may hold 100,000 tools; the templates let a client read any aid without listing.
 import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolContract } from '../../build/contract.ts';
-import type { Snapshot } from '../../build/snapshot.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
+import type { Snapshot } from '../../build/catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
 import type { ApiCatalog, ApiRecord } from '../routes/services.ts';
 import { type Caller, lookUp, toolByAid } from '../routes/tools.ts';
-import { isListable } from '../tool-search.ts';
+import { isListable } from '../services/tool-search.ts';
 
 export const TOOL_URI = 'catalog://tools/';
 export const API_URI = 'catalog://apis/';

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import { HTTPError } from 'h3';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ValidationItem } from '../errors.ts';
+import type { ValidationItem } from '../http/errors.ts';
 
 export function toolResult(value: object): CallToolResult {
   // The text copy is for clients that ignore structuredContent.

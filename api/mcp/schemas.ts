@@ -1,10 +1,10 @@
 // JSON Schemas of the MCP tools. Outputs reuse the OpenAPI components (the same schemas the REST responses
 // are tested against), made self-contained: an MCP client compiles each outputSchema on its own, so every
 // `#/components/schemas/X` becomes `#/$defs/X` and only the definitions it reaches are embedded.
-import { AID_PATTERN, PLATFORMS } from '../../build/contract.ts';
+import { AID_PATTERN, PLATFORMS } from '../../build/model/contract.ts';
 import { componentSchemas } from '../routes/openapi.ts';
-import { LIMIT, Q_MAX } from '../query.ts';
-import { TaxPayload } from '../tax-payload.ts';
+import { LIMIT, Q_MAX } from '../http/query.ts';
+import { TaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import {
   ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_NAME } from '../../build/discovery/agent-document.ts';
-import { createAjv } from '../../build/validate-contract.ts';
+import { createAjv } from '../../build/model/validate-contract.ts';
 import type { AppContext } from '../context.ts';
 import type { Caller } from '../routes/tools.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';

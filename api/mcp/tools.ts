@@ -1,12 +1,12 @@
 // The MCP tools: what each one is (name, description, schemas, hints) and what it does. Every tool runs the
 // REST API's own functions (api/routes/tools.ts, the API catalog), so ranking, the tax gate's validation,
 // rate limit and telemetry are the same whichever way an agent comes in.
-import type { Platform } from '../../build/contract.ts';
+import type { Platform } from '../../build/model/contract.ts';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
 import { manifestByName, serviceSearch } from '../routes/services.ts';
 import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../routes/tools.ts';
-import { cleanText, TaxPayload } from '../tax-payload.ts';
+import { cleanText, TaxPayload } from '../services/tax-payload.ts';
 import { inputSchemas, MCP_LIST_LIMIT, outputSchemas } from './schemas.ts';
 
 type Args = Record<string, unknown>;

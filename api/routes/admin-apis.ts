@@ -9,13 +9,13 @@ import { type ApiManifest, SNAKE_PATTERN } from '../../build/apis/manifest.ts';
 import { candidateName } from '../../build/apis/naming.ts';
 import { isObject } from '../../build/apis/refs.ts';
 import { baseUrlOf, specIdOf } from '../../build/apis/source.ts';
-import { type ApiWriteResult, putApi } from '../api-writes.ts';
-import { readJsonBody } from '../body.ts';
-import { ContractInvalidError, contractValidationError } from '../catalog-writes.ts';
+import { type ApiWriteResult, putApi } from '../writes/api-writes.ts';
+import { readJsonBody } from '../http/body.ts';
+import { ContractInvalidError, contractValidationError } from '../writes/catalog-writes.ts';
 import type { AppContext } from '../context.ts';
-import { httpError, invalid } from '../errors.ts';
-import { bodyChecker } from '../request-body.ts';
-import { fetchUpstreamJson, type UpstreamConfig, upstreamConfig, UpstreamError } from '../upstream-fetch.ts';
+import { httpError, invalid } from '../http/errors.ts';
+import { bodyChecker } from '../http/request-body.ts';
+import { fetchUpstreamJson, type UpstreamConfig, upstreamConfig, UpstreamError } from '../translate/upstream-fetch.ts';
 import { admin } from './admin.ts';
 
 /** A definition may be 5 MB (the upstream limit too); the wrapper adds a little. */

@@ -4,14 +4,14 @@
 // Every route authenticates first (api/admin-auth.ts) and writes only through api/catalog-writes.ts.
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import Type from 'typebox';
-import { requireAdmin } from '../admin-auth.ts';
-import { acceptApi } from '../api-writes.ts';
-import { readJsonBody } from '../body.ts';
-import { COMMAND_FIELDS, type CommandField, ContractInvalidError, contractValidationError, putContract, setCommand, updateTrust } from '../catalog-writes.ts';
+import { requireAdmin } from '../state/admin-auth/memory.ts';
+import { acceptApi } from '../writes/api-writes.ts';
+import { readJsonBody } from '../http/body.ts';
+import { COMMAND_FIELDS, type CommandField, ContractInvalidError, contractValidationError, putContract, setCommand, updateTrust } from '../writes/catalog-writes.ts';
 import type { AppContext } from '../context.ts';
-import { httpError, validationError } from '../errors.ts';
-import { bodyChecker } from '../request-body.ts';
-import type { Suggestion } from '../review-queue.ts';
+import { httpError, validationError } from '../http/errors.ts';
+import { bodyChecker } from '../http/request-body.ts';
+import type { Suggestion } from '../state/review-queue/file.ts';
 
 export const INGEST_BODY_LIMIT = 1024 * 1024;
 export const MAX_TRUST_ENTRIES = 10_000;

@@ -3,17 +3,17 @@
 // anonymous caller sends reaches the catalog until an admin accepts it (routes/admin.ts).
 import type { H3 } from 'h3';
 import Type from 'typebox';
-import { AID_PATTERN, ToolContract } from '../../build/contract.ts';
-import { readJsonBody } from '../body.ts';
-import { checkedContract, COMMAND_FIELDS, ContractInvalidError, contractValidationError } from '../catalog-writes.ts';
-import { clientIp, userAgentClassOf } from '../client.ts';
+import { AID_PATTERN, ToolContract } from '../../build/model/contract.ts';
+import { readJsonBody } from '../http/body.ts';
+import { checkedContract, COMMAND_FIELDS, ContractInvalidError, contractValidationError } from '../writes/catalog-writes.ts';
+import { clientIp, userAgentClassOf } from '../http/client.ts';
 import type { AppContext } from '../context.ts';
-import { httpError, invalid } from '../errors.ts';
-import { enforce, type RateLimiter } from '../rate-limit.ts';
-import { bodyChecker } from '../request-body.ts';
-import type { NewSuggestion } from '../review-queue.ts';
-import type { RuntimeState } from '../runtime-state.ts';
-import { cleanText } from '../tax-payload.ts';
+import { httpError, invalid } from '../http/errors.ts';
+import { enforce, type RateLimiter } from '../state/rate-limit/memory.ts';
+import { bodyChecker } from '../http/request-body.ts';
+import type { NewSuggestion } from '../state/review-queue/file.ts';
+import type { RuntimeState } from '../state/runtime-state.ts';
+import { cleanText } from '../services/tax-payload.ts';
 
 export const CONTRIBUTE_BODY_LIMIT = 256 * 1024;
 const Note = Type.String({ maxLength: 1000, description: 'Why, or where the information comes from.' });

@@ -2,7 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { H3 } from 'h3';
-import { BUILD_INFO } from '../../build/dist-swap.ts';
+import { BUILD_INFO } from '../../build/pipeline/dist-swap.ts';
 import type { AppContext } from '../context.ts';
 
 async function buildInfo(distDir: string): Promise<Record<string, unknown> | null> {

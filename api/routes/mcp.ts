@@ -5,7 +5,7 @@
 // browser visits can do nothing through this endpoint it could not do through the REST API.
 import type { H3 } from 'h3';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { DEFAULT_BODY_LIMIT } from '../body.ts';
+import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import type { AppContext } from '../context.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { SERVER_CARD_PATHS, SERVER_CARD_V2_PATH, serverCard, serverCardV2 } from '../mcp/server-card.ts';

@@ -2,12 +2,12 @@
 // server validates with (build/contract.ts, api/tax-payload.ts, api/query.ts), so they cannot drift.
 // openApiDocument(baseUrl) is pure, so the build can also write a static copy.
 import type { H3 } from 'h3';
-import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ToolContract, Trust } from '../../build/contract.ts';
+import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ToolContract, Trust } from '../../build/model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-openapi.ts';
-import { QuerySchemas } from '../query.ts';
-import { TaxPayload, WrappedTaxPayload } from '../tax-payload.ts';
+import { QuerySchemas } from '../http/query.ts';
+import { TaxPayload, WrappedTaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });

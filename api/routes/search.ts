@@ -1,7 +1,7 @@
 // GET /api/v1/search: one query over both catalogs, tools first, at most 5 of each.
 import type { H3 } from 'h3';
 import type { AppContext } from '../context.ts';
-import { textQuery } from '../query.ts';
+import { textQuery } from '../http/query.ts';
 import { apiListingItem } from './services.ts';
 import { listingItems } from './tools.ts';
 

@@ -1,12 +1,12 @@
 // Compiled web-API manifests (catalog/apis/*.json): loading, ranking, listing items, and the routes
 // GET /api/v1/services/search and GET /api/v1/services/{service_name}/mai-api.json.
 import { getRouterParam, type H3 } from 'h3';
-import { type CatalogStore, isSafeId } from '../../build/catalog-store.ts';
+import { type CatalogStore, isSafeId } from '../../build/catalog/catalog-store.ts';
 import type { AppContext } from '../context.ts';
-import { httpError } from '../errors.ts';
-import { textQuery } from '../query.ts';
+import { httpError } from '../http/errors.ts';
+import { textQuery } from '../http/query.ts';
 import type { ApiManifestLike } from '../../build/search/documents.ts';
-import { type ApiSearch, createApiSearch } from '../tool-search.ts';
+import { type ApiSearch, createApiSearch } from '../services/tool-search.ts';
 
 export interface ApiIntent {
   id: string;

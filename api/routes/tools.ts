@@ -3,20 +3,20 @@
 // GET /api/v1/tools/{aid}/instructions (plain-text agent instructions, permissive licences only). The search,
 // lookup and tax-gate functions are shared with the MCP tools (api/mcp), so both ways in behave the same.
 import { getRouterParam, type H3, type H3Event } from 'h3';
-import { isSafeId } from '../../build/catalog-store.ts';
-import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/contract.ts';
-import { permitsInstructions } from '../../build/license.ts';
-import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/views.ts';
-import { readJsonBody } from '../body.ts';
-import { jsonArray, listingItemJson } from '../listing-json.ts';
-import { type AgentClass, clientIp, userAgentClassOf } from '../client.ts';
+import { isSafeId } from '../../build/catalog/catalog-store.ts';
+import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/model/contract.ts';
+import { permitsInstructions } from '../../build/model/license.ts';
+import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/model/views.ts';
+import { readJsonBody } from '../http/body.ts';
+import { jsonArray, listingItemJson } from '../services/listing-json.ts';
+import { type AgentClass, clientIp, userAgentClassOf } from '../http/client.ts';
 import type { AppContext } from '../context.ts';
-import { httpError, toolNotFound } from '../errors.ts';
-import { enumQuery, intQuery, LIMIT, textQuery } from '../query.ts';
-import { enforce } from '../rate-limit.ts';
-import type { Suggestion } from '../review-queue.ts';
-import { cleanText, parseTaxBody } from '../tax-payload.ts';
-import { type TrustCounters, trustTelemetry } from '../telemetry/types.ts';
+import { httpError, toolNotFound } from '../http/errors.ts';
+import { enumQuery, intQuery, LIMIT, textQuery } from '../http/query.ts';
+import { enforce } from '../state/rate-limit/memory.ts';
+import type { Suggestion } from '../state/review-queue/file.ts';
+import { cleanText, parseTaxBody } from '../services/tax-payload.ts';
+import { type TrustCounters, trustTelemetry } from '../state/telemetry/types.ts';
 
 export const LIST_LIMIT = 10;
 const AID = new RegExp(AID_PATTERN);

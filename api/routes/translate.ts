@@ -3,14 +3,14 @@
 // api/upstream-fetch.ts (configured hosts, public addresses, 10 s, 5 MB).
 import type { H3 } from 'h3';
 import Type from 'typebox';
-import { readJsonBody } from '../body.ts';
-import { ContractInvalidError, putContract } from '../catalog-writes.ts';
+import { readJsonBody } from '../http/body.ts';
+import { ContractInvalidError, putContract } from '../writes/catalog-writes.ts';
 import type { AppContext } from '../context.ts';
-import { httpError, invalid } from '../errors.ts';
-import { bodyChecker } from '../request-body.ts';
+import { httpError, invalid } from '../http/errors.ts';
+import { bodyChecker } from '../http/request-body.ts';
 import type { Draft } from '../translate/common.ts';
 import { contractFrom, existingFor, sourceOf } from '../translate/index.ts';
-import { upstreamConfig, UpstreamError } from '../upstream-fetch.ts';
+import { upstreamConfig, UpstreamError } from '../translate/upstream-fetch.ts';
 import { admin } from './admin.ts';
 
 export const TranslateRequest = Type.Object(

@@ -2,10 +2,10 @@
 // inside the contract's limits. A value the source does not show stays null: a guessed install command
 // is worse than none (the micro_task flow asks agents for the missing one).
 import parseSpdx from 'spdx-expression-parse';
-import type { Logic, Platform, Trust } from '../../build/contract.ts';
-import { slugForAid } from '../../build/corpus.ts';
-import { cleanText } from '../tax-payload.ts';
-import type { UpstreamConfig } from '../upstream-fetch.ts';
+import type { Logic, Platform, Trust } from '../../build/model/contract.ts';
+import { slugForAid } from '../../build/bench/corpus.ts';
+import { cleanText } from '../services/tax-payload.ts';
+import type { UpstreamConfig } from './upstream-fetch.ts';
 
 /** What an adapter derives from its source; the translator turns it into a contract. */
 export interface Draft {

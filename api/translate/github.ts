@@ -1,6 +1,6 @@
 // A GitHub repository: metadata from GET /repos/{owner}/{repo} (name, description, topics, licence as
 // spdx_id), version from the latest release's tag, install and execute commands from the README.
-import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from '../upstream-fetch.ts';
+import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
 import { readmeCommands } from './readme.ts';
 

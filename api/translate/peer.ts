@@ -2,8 +2,8 @@
 // withholds the action block unless the peer serves it; we never send a made-up tax payload to unlock it
 // (that would be false telemetry there), so missing commands stay null. The copy gets platform `catalog`
 // and the aid `catalog-<peer aid>`.
-import type { Logic, Trust } from '../../build/contract.ts';
-import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from '../upstream-fetch.ts';
+import type { Logic, Trust } from '../../build/model/contract.ts';
+import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
 
 interface PeerContract {

@@ -2,7 +2,7 @@
 // expression or classifiers). npm: the registry's package document GET /<name> (dist-tags.latest, that
 // version's description, keywords, licence and bin). Install commands are the registry's own
 // (`pip install`, `npm install`); an execute command only where a package declares a CLI (npm `bin`).
-import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from '../upstream-fetch.ts';
+import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
 
 interface PypiInfo {

@@ -2,7 +2,7 @@
 // (catalog/apis/<service_name>.json). One TypeBox definition gives the TypeScript types, the runtime
 // validator and catalog/schema/api.schema.json, so they can never disagree.
 import Type from 'typebox';
-import { createAjv, type FieldError, formatAjvErrors } from '../validate-contract.ts';
+import { createAjv, type FieldError, formatAjvErrors } from '../model/validate-contract.ts';
 
 /** The fixed category list; build/apis/categories.ts maps the directory's own categories onto it. */
 export const API_CATEGORIES = [

@@ -3,8 +3,8 @@
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from '../build.ts';
-import { writeCorpusCatalog } from '../corpus.ts';
+import { build } from '../pipeline/build.ts';
+import { writeCorpusCatalog } from '../bench/corpus.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { writeCorpusCatalog } from '../corpus.ts';
+import { writeCorpusCatalog } from '../bench/corpus.ts';
 import { loadQuerySet } from '../search/eval.ts';
-import { median } from '../stats.ts';
-import { startServerProcess } from './server-process.ts';
+import { median } from '../bench/stats.ts';
+import { startServerProcess } from '../bench/server-process.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -9,12 +9,12 @@ import { existsSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../../api/server.ts';
-import { build } from '../build.ts';
+import { build } from '../pipeline/build.ts';
 import { loadConfig } from '../config.ts';
-import type { ToolContract } from '../contract.ts';
-import { contractFromPackage, writeCorpusCatalog } from '../corpus.ts';
-import { perToolFiles } from '../incremental.ts';
-import { median } from '../stats.ts';
+import type { ToolContract } from '../model/contract.ts';
+import { contractFromPackage, writeCorpusCatalog } from '../bench/corpus.ts';
+import { perToolFiles } from '../pipeline/incremental.ts';
+import { median } from '../bench/stats.ts';
 
 const SECRET = 'bench-secret';
 const BASE_URL = 'https://bench.example';

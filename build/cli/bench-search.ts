@@ -8,10 +8,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { corpusContracts } from '../corpus.ts';
+import { corpusContracts } from '../bench/corpus.ts';
 import { benchHttpSearch, httpLine } from './bench-http.ts';
-import { benchStaticSearchInBrowser } from './bench-static-browser.ts';
-import { CHROMIUM } from './chromium.ts';
+import { benchStaticSearchInBrowser } from '../bench/static-browser.ts';
+import { CHROMIUM } from '../bench/chromium.ts';
 import { bundleSearchClient } from '../search/bundle.ts';
 import { StaticSearch } from '../search/client.ts';
 import { analyzeDocument, documentFromContract, type SearchDocument } from '../search/documents.ts';
@@ -19,7 +19,7 @@ import { SearchEngine } from '../search/engine.ts';
 import { evaluate, loadQuerySet } from '../search/eval.ts';
 import { learnExpansions, readExpansions } from '../search/expand.ts';
 import { dirFetcher } from '../search/fs-fetch.ts';
-import { median, percentile as pct } from '../stats.ts';
+import { median, percentile as pct } from '../bench/stats.ts';
 import { writeStaticSearch } from '../search/static-index.ts';
 
 

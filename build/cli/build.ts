@@ -1,5 +1,5 @@
 // npm run build: catalog → dist/ (atomic swap). Exit 1 with one line per problem if the catalog is invalid.
-import { build, CatalogInvalidError } from '../build.ts';
+import { build, CatalogInvalidError } from '../pipeline/build.ts';
 import { loadConfig } from '../config.ts';
 
 const config = loadConfig();

@@ -15,7 +15,7 @@ import type { CompileResult, CompileTask } from '../apis/compile-worker.ts';
 import { DEFAULT_CACHE, type DirectoryEntry, apiFolder, ensureDirectory, listDirectory } from '../apis/directory.ts';
 import { assignServiceNames, specKey } from '../apis/naming.ts';
 import { distribution, TOKENIZER } from '../apis/tokens.ts';
-import { createProgress } from '../progress.ts';
+import { createProgress } from '../pipeline/progress.ts';
 
 const TASK_TIMEOUT_MS = 120_000;
 

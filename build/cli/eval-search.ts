@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corpusContracts } from '../corpus.ts';
+import { corpusContracts } from '../bench/corpus.ts';
 import { StaticSearch } from '../search/client.ts';
 import { analyzeDocument, documentFromContract } from '../search/documents.ts';
 import { evaluate, loadQuerySet, type Relevance } from '../search/eval.ts';

@@ -7,12 +7,12 @@
 //     (a compare-and-delete), so a write made during the export is kept for the next one.
 // Servers keep serving the same content throughout: before --clear from Redis, after it from the files.
 import path from 'node:path';
-import { catalogStoreFor, createCatalogStore, isSafeId, type RecordKind, type StoredFile } from '../catalog-store.ts';
+import { catalogStoreFor, createCatalogStore, isSafeId, type RecordKind, type StoredFile } from '../catalog/catalog-store.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { TOMBSTONE, topEntries } from '../storage/overlay-driver.ts';
-import { COMPARE_AND_DELETE } from '../storage/redis-lock.ts';
-import { checkApiFiles } from '../validate-apis.ts';
-import { checkToolFiles } from '../validate-catalog.ts';
+import { TOMBSTONE, topEntries } from '../catalog/storage/overlay-driver.ts';
+import { COMPARE_AND_DELETE } from '../catalog/storage/redis-lock.ts';
+import { checkApiFiles } from '../catalog/validate-apis.ts';
+import { checkToolFiles } from '../catalog/validate-catalog.ts';
 
 const KINDS: RecordKind[] = ['tools', 'apis'];
 

@@ -8,9 +8,9 @@ import { promises as fsp } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from '../build.ts';
-import { writeCorpusCatalog } from '../corpus.ts';
-import { startServerProcess } from './server-process.ts';
+import { build } from '../pipeline/build.ts';
+import { writeCorpusCatalog } from '../bench/corpus.ts';
+import { startServerProcess } from '../bench/server-process.ts';
 
 interface CannonRequest {
   method: string; path: string; headers?: Record<string, string>; body?: string;

@@ -5,14 +5,14 @@
 //              code path (api/catalog-writes.ts), then rebuilds dist/ incrementally. Only while no server
 //              runs on this DATA_DIR: the file telemetry log has one owner at a time.
 // Priors live in DATA_DIR/trust/priors.json (--priors FILE to change).
-import { updateTrust, type WriteContext } from '../../api/catalog-writes.ts';
-import { createRuntimeState } from '../../api/runtime-state.ts';
-import { build } from '../build.ts';
-import { catalogStoreFor } from '../catalog-store.ts';
+import { updateTrust, type WriteContext } from '../../api/writes/catalog-writes.ts';
+import { createRuntimeState } from '../../api/state/runtime-state.ts';
+import { build } from '../pipeline/build.ts';
+import { catalogStoreFor } from '../catalog/catalog-store.ts';
 import { type Config, loadConfig } from '../config.ts';
-import { currentBuildDir } from '../dist-swap.ts';
-import { loadSnapshot } from '../snapshot.ts';
-import { type Evidence, type Plan, planScores, priorsFile, readPriors, writePriors } from '../trust-score.ts';
+import { currentBuildDir } from '../pipeline/dist-swap.ts';
+import { loadSnapshot } from '../catalog/snapshot.ts';
+import { type Evidence, type Plan, planScores, priorsFile, readPriors, writePriors } from '../model/trust-score.ts';
 
 const BATCH = 10_000;
 const flag = (name: string) => process.argv.includes(`--${name}`);

@@ -2,10 +2,10 @@
 // `apis` folder); one line per error, exit 1 on any error.
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { createCatalogStore, type StoredFile } from '../catalog-store.ts';
+import { createCatalogStore, type StoredFile } from '../catalog/catalog-store.ts';
 import { loadConfig } from '../config.ts';
-import { checkApiFiles } from '../validate-apis.ts';
-import { checkToolFiles } from '../validate-catalog.ts';
+import { checkApiFiles } from '../catalog/validate-apis.ts';
+import { checkToolFiles } from '../catalog/validate-catalog.ts';
 
 async function fromPaths(paths: string[]): Promise<StoredFile[]> {
   const files: StoredFile[] = [];

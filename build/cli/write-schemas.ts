@@ -1,8 +1,8 @@
 // npm run schema: regenerates catalog/schema/*.schema.json from the TypeBox definitions.
 import path from 'node:path';
-import { writeFileAtomic } from '../storage/atomic-fs-driver.ts';
+import { writeFileAtomic } from '../catalog/storage/atomic-fs-driver.ts';
 import { loadConfig } from '../config.ts';
-import { schemaFiles } from '../json-schemas.ts';
+import { schemaFiles } from '../model/json-schemas.ts';
 
 const { catalogDir } = loadConfig();
 for (const f of schemaFiles()) {

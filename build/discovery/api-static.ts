@@ -4,7 +4,7 @@
 import { linkSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ApiManifest, ManifestBody } from '../apis/manifest.ts';
-import { writeFiles } from '../write-files.ts';
+import { writeFiles } from '../pipeline/write-files.ts';
 import type { OutputFile } from './sitemap.ts';
 
 /** What the build worker needs of one manifest (the rest stays on the main thread). */

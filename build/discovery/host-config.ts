@@ -1,6 +1,6 @@
 // Netlify's `_headers` and `_redirects` (also read by Cloudflare Pages), so `dist/` deploys there as is:
 // static files from the CDN, dynamic paths proxied to the API server at API_ORIGIN.
-import { API_PAGE_PATHS } from '../api-site-data.ts';
+import { API_PAGE_PATHS } from '../pipeline/api-site-data.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import type { OutputFile } from './sitemap.ts';
 

@@ -1,6 +1,6 @@
 // /llms.txt in the llmstxt.org format: H1, blockquote summary, H2 sections of `- [name](url): note`.
-import type { ToolContract } from '../contract.ts';
-import { PLATFORMS } from '../contract.ts';
+import type { ToolContract } from '../model/contract.ts';
+import { PLATFORMS } from '../model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './agent-document.ts';
 import { escapeMarkdown, escapeMarkdownUrl } from './markdown.ts';
 

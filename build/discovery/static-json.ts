@@ -1,7 +1,7 @@
 // Static JSON a CDN can serve without the API: each tool's partial contract (what GET /api/v1/tools/{aid}
 // answers, without live telemetry) and the default listings.
-import type { ToolContract } from '../contract.ts';
-import { LISTING_NOTE, listingItem, partialContract } from '../views.ts';
+import type { ToolContract } from '../model/contract.ts';
+import { LISTING_NOTE, listingItem, partialContract } from '../model/views.ts';
 import type { OutputFile } from './sitemap.ts';
 
 export const STATIC_TOOLS_DIR = 'static/v1/tools';

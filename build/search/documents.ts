@@ -7,7 +7,7 @@
 //   analyzeDocument(doc)                -> AnalyzedDocument (term frequencies per field, field lengths)
 //   averageLengths(analyzed[])          -> per-field average lengths (BM25 length normalisation)
 //   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
-import type { ToolContract } from '../contract.ts';
+import type { ToolContract } from '../model/contract.ts';
 import { FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
 

@@ -6,7 +6,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportEvent } from '../../api/telemetry/types.ts';
+import type { ReportEvent } from '../../api/state/telemetry/types.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
 import { buildToolsSite } from '../helpers/redis.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';

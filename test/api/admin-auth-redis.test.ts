@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { HTTPError } from 'h3';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisAuthFailures } from '../../api/admin-auth-redis.ts';
+import { redisAuthFailures } from '../../api/state/admin-auth/redis.ts';
 
 describe('admin lockout on an unreachable Redis', () => {
   let client: Redis;

@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContract } from '../../build/contract.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
 
 type Item = { identity: { aid: string } };
 type Loc = { loc: (string | number)[] };

@@ -5,9 +5,9 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogStore } from '../../build/catalog-store.ts';
-import { BUILD_INFO } from '../../build/dist-swap.ts';
-import { loadSnapshot } from '../../build/snapshot.ts';
+import { createCatalogStore } from '../../build/catalog/catalog-store.ts';
+import { BUILD_INFO } from '../../build/pipeline/dist-swap.ts';
+import { loadSnapshot } from '../../build/catalog/snapshot.ts';
 import { type ApiProcess, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
 import { FIXTURES } from '../helpers/server.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import { corsClassOf } from '../../api/cors.ts';
+import { corsClassOf } from '../../api/http/cors.ts';
 import { buildToolsSite } from '../helpers/redis.ts';
 import { rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -5,10 +5,10 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listingItemJson } from '../../api/listing-json.ts';
+import { listingItemJson } from '../../api/services/listing-json.ts';
 import { listingItems } from '../../api/routes/tools.ts';
-import type { ToolContract } from '../../build/contract.ts';
-import { LISTING_NOTE, listingItem, type TrustTelemetry } from '../../build/views.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
+import { LISTING_NOTE, listingItem, type TrustTelemetry } from '../../build/model/views.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../catalog/tools');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REGISTRY_DESCRIPTION, REGISTRY_NAME } from '../../api/mcp/server-card.ts';
 import { SERVER_INFO } from '../../api/mcp/server.ts';
 import { MCP_TOOL_NAMES } from '../../build/discovery/agent-document.ts';
-import { createAjv } from '../../build/validate-contract.ts';
+import { createAjv } from '../../build/model/validate-contract.ts';
 import { buildToolsSite } from '../helpers/redis.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_PAGE } from '../../api/mcp/resources.ts';
-import type { ToolContract } from '../../build/contract.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
 import { fixtureTools, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const EXTRA = 150;

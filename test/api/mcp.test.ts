@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES } from '../../build/discovery/agent-document.ts';
-import type { ToolContract } from '../../build/contract.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
 import { BASE_URL, fixtureTools, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const payload = { execution_feedback: 200, trend_keyword: 'fetch json api' };

@@ -7,8 +7,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { componentSchemas, openApiDocument } from '../../api/routes/openapi.ts';
-import { TaxPayload } from '../../api/tax-payload.ts';
-import { ToolContract } from '../../build/contract.ts';
+import { TaxPayload } from '../../api/services/tax-payload.ts';
+import { ToolContract } from '../../build/model/contract.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SAMPLE_PARAMS: Record<string, string> = { aid: 'npm-axios-v1', service_name: 'sendgrid' };

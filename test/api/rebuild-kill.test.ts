@@ -6,9 +6,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../build/build.ts';
-import { createCatalogStore } from '../../build/catalog-store.ts';
-import { checkToolFiles } from '../../build/validate-catalog.ts';
+import { build } from '../../build/pipeline/build.ts';
+import { createCatalogStore } from '../../build/catalog/catalog-store.ts';
+import { checkToolFiles } from '../../build/catalog/validate-catalog.ts';
 import { childEnv, nodeArgs, ROOT } from '../helpers/run-ts.ts';
 import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 

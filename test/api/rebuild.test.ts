@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRebuildScheduler, staleAids } from '../../api/rebuild.ts';
+import { createRebuildScheduler, staleAids } from '../../api/rebuild/scheduler.ts';
 import { ROOT } from '../helpers/run-ts.ts';
 import { sampleContract, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';

@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthFailures, memoryAuthFailures } from '../../api/admin-auth.ts';
-import { redisAuthFailures } from '../../api/admin-auth-redis.ts';
-import { type RateLimiter, tokenBucketLimiter } from '../../api/rate-limit.ts';
-import { redisRateLimiter } from '../../api/rate-limit-redis.ts';
-import { fileReviewQueue, type NewSuggestion, type ReviewQueue } from '../../api/review-queue.ts';
-import { redisReviewQueue } from '../../api/review-queue-redis.ts';
+import { type AuthFailures, memoryAuthFailures } from '../../api/state/admin-auth/memory.ts';
+import { redisAuthFailures } from '../../api/state/admin-auth/redis.ts';
+import { type RateLimiter, tokenBucketLimiter } from '../../api/state/rate-limit/memory.ts';
+import { redisRateLimiter } from '../../api/state/rate-limit/redis.ts';
+import { fileReviewQueue, type NewSuggestion, type ReviewQueue } from '../../api/state/review-queue/file.ts';
+import { redisReviewQueue } from '../../api/state/review-queue/redis.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 
 interface Backend {

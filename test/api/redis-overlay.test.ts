@@ -7,7 +7,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overlayNames } from '../../build/storage/redis-overlay.ts';
+import { overlayNames } from '../../build/catalog/storage/redis-overlay.ts';
 import { sampleManifest } from '../helpers/api-manifests.ts';
 import { type ApiProcess, freePort, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
 import { runTs } from '../helpers/run-ts.ts';

@@ -5,11 +5,11 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisRateLimiter } from '../../api/rate-limit-redis.ts';
-import { redisReviewQueue } from '../../api/review-queue-redis.ts';
-import { createRuntimeState } from '../../api/runtime-state.ts';
+import { redisRateLimiter } from '../../api/state/rate-limit/redis.ts';
+import { redisReviewQueue } from '../../api/state/review-queue/redis.ts';
+import { createRuntimeState } from '../../api/state/runtime-state.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
-import { redisTelemetryStore } from '../../api/telemetry/redis-store.ts';
+import { redisTelemetryStore } from '../../api/state/telemetry/redis.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type ApiProcess, pool, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
 

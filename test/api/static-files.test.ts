@@ -2,7 +2,7 @@
 // builds dist/ when it is missing and then serves it.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { childEnv, nodeArgs, ROOT } from '../helpers/run-ts.ts';

@@ -3,7 +3,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolContract } from '../../build/contract.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
 import { fixtureTools, rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOOL = '/api/v1/tools/npm-axios-v1';

@@ -7,11 +7,11 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_CLASSES, type AgentClass } from '../../api/client.ts';
-import { Aggregator, MAX_CLIENTS_PER_TOOL, MAX_KEYWORDS_PER_TOOL } from '../../api/telemetry/aggregator.ts';
-import { fileTelemetryStore } from '../../api/telemetry/file-store.ts';
-import { redisTelemetryStore } from '../../api/telemetry/redis-store.ts';
-import type { ReportEvent, TelemetryEvent, TelemetryStore, ToolEvidence } from '../../api/telemetry/types.ts';
+import { AGENT_CLASSES, type AgentClass } from '../../api/http/client.ts';
+import { Aggregator, MAX_CLIENTS_PER_TOOL, MAX_KEYWORDS_PER_TOOL } from '../../api/state/telemetry/aggregator.ts';
+import { fileTelemetryStore } from '../../api/state/telemetry/file.ts';
+import { redisTelemetryStore } from '../../api/state/telemetry/redis.ts';
+import type { ReportEvent, TelemetryEvent, TelemetryStore, ToolEvidence } from '../../api/state/telemetry/types.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 
 /** A fresh, empty store; `reopen` closes it and opens a new one over the same state (a restart). */

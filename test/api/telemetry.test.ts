@@ -4,11 +4,11 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentClass } from '../../api/client.ts';
-import { tokenBucketLimiter } from '../../api/rate-limit.ts';
-import { Aggregator } from '../../api/telemetry/aggregator.ts';
-import { fileTelemetryStore } from '../../api/telemetry/file-store.ts';
-import type { ReportEvent } from '../../api/telemetry/types.ts';
+import { agentClass } from '../../api/http/client.ts';
+import { tokenBucketLimiter } from '../../api/state/rate-limit/memory.ts';
+import { Aggregator } from '../../api/state/telemetry/aggregator.ts';
+import { fileTelemetryStore } from '../../api/state/telemetry/file.ts';
+import type { ReportEvent } from '../../api/state/telemetry/types.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOOL = '/api/v1/tools/npm-nodemailer-v1';

@@ -1,8 +1,8 @@
 // api/tool-search.ts: the one ranking seam of the API (over build/search's engine).
 import { describe, expect, it } from 'vitest';
-import { createToolSearch } from '../../api/tool-search.ts';
-import type { ToolContract } from '../../build/contract.ts';
-import { snapshotOf } from '../../build/snapshot.ts';
+import { createToolSearch } from '../../api/services/tool-search.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
+import { snapshotOf } from '../../build/catalog/snapshot.ts';
 import { fixtureTools } from '../helpers/server.ts';
 
 const aids = (list: ToolContract[]) => list.map((c) => c.identity.aid);

@@ -4,8 +4,8 @@
 // server processes is in redis-overlay.test.ts.)
 import { HTTPError } from 'h3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CatalogOverlay, redisOverlay } from '../../build/storage/redis-overlay.ts';
-import { withSharedWriteLock, withWriteLock } from '../../api/write-lock.ts';
+import { type CatalogOverlay, redisOverlay } from '../../build/catalog/storage/redis-overlay.ts';
+import { withSharedWriteLock, withWriteLock } from '../../api/writes/write-lock.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

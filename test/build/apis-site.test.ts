@@ -4,8 +4,8 @@
 import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, CatalogInvalidError } from '../../build/build.ts';
-import { createCatalogStore } from '../../build/catalog-store.ts';
+import { build, CatalogInvalidError } from '../../build/pipeline/build.ts';
+import { createCatalogStore } from '../../build/catalog/catalog-store.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { loadApiCatalog } from '../../api/routes/services.ts';

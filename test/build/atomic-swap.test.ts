@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build, CatalogInvalidError } from '../../build/build.ts';
-import { buildsDirOf } from '../../build/dist-swap.ts';
+import { build, CatalogInvalidError } from '../../build/pipeline/build.ts';
+import { buildsDirOf } from '../../build/pipeline/dist-swap.ts';
 import { childEnv, nodeArgs, ROOT } from '../helpers/run-ts.ts';
 import { sampleContract, type TempCatalog, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
 

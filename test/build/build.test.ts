@@ -3,10 +3,10 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { convert } from 'xmlbuilder2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { AI_CRAWLERS } from '../../build/discovery/robots.ts';
-import { schemaFiles } from '../../build/json-schemas.ts';
-import { partialContract } from '../../build/views.ts';
+import { schemaFiles } from '../../build/model/json-schemas.ts';
+import { partialContract } from '../../build/model/views.ts';
 import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 
 const BASE = 'https://catalog.example';

@@ -4,8 +4,8 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../api/security-headers.ts';
-import { build } from '../../build/build.ts';
+import { contentSecurityPolicy } from '../../api/http/security-headers.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 
 /** `_headers` as rules: path pattern → headers (Netlify / Cloudflare Pages syntax). */

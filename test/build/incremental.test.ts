@@ -2,7 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { sampleContract, type TempCatalog, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
 
 const BASE = 'https://catalog.example';

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { schemaFiles } from '../../build/json-schemas.ts';
-import { createAjv, validateContract } from '../../build/validate-contract.ts';
+import { schemaFiles } from '../../build/model/json-schemas.ts';
+import { createAjv, validateContract } from '../../build/model/validate-contract.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../catalog');

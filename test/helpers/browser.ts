@@ -1,2 +1,2 @@
 // Real Chromium for the browser tests: the launcher lives with the benchmarks that use it too.
-export { CHROMIUM, launchChromium } from '../../build/cli/chromium.ts';
+export { CHROMIUM, launchChromium } from '../../build/bench/chromium.ts';

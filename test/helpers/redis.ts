@@ -5,7 +5,7 @@ import { promises as fsp } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { childEnv, nodeArgs, ROOT } from './run-ts.ts';
 import { BASE_URL, FIXTURES } from './server.ts';
 

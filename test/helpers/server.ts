@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolContract } from '../../build/contract.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../../api/server.ts';
 

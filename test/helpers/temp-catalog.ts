@@ -2,7 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolContract } from '../../build/contract.ts';
+import type { ToolContract } from '../../build/model/contract.ts';
 
 export interface TempCatalog {
   root: string;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { sampleManifest, writeManifest } from '../helpers/api-manifests.ts';

@@ -1,7 +1,7 @@
 // The generated pages in real Chromium: contract text renders as text (no script runs), links work.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { launchChromium } from '../helpers/browser.ts';

@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../api/server.ts';
-import { build } from '../../build/build.ts';
+import { build } from '../../build/pipeline/build.ts';
 import { loadConfig } from '../../build/config.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/run-ts.ts';

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_SCHEMA_PATH, type ApiManifest as Manifest, validateManifest } from '../../../build/apis/manifest.ts';
-import { createAjv } from '../../../build/validate-contract.ts';
+import { createAjv } from '../../../build/model/validate-contract.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../../catalog');
 const APIS = path.join(CATALOG, 'apis');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import lunr from 'lunr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusContracts } from '../../../build/corpus.ts';
+import { corpusContracts } from '../../../build/bench/corpus.ts';
 import { StaticSearch } from '../../../build/search/client.ts';
 import { documentFromContract, type SearchDocument } from '../../../build/search/documents.ts';
 import { dirFetcher } from '../../../build/search/fs-fetch.ts';

@@ -1,0 +1,64 @@
+// Validates admin and contribution request bodies against their TypeBox schemas (the same schemas the
+// OpenAPI document shows) and answers a 422 naming each bad field, FastAPI style. The translation of
+// validator errors into those items is shared with the tax payload (api/tax-payload.ts), which overrides
+// only the messages its original clients expect.
+import type { ErrorObject } from 'ajv';
+import type { TSchema } from 'typebox';
+import { createAjv } from '../../build/model/validate-contract.ts';
+import { pointerSegments, type ValidationItem, validationError } from './errors.ts';
+
+const ajv = createAjv();
+
+type Loc = (string | number)[];
+
+/**
+ * A caller's own item for some errors: `at` is the full loc (prefix included), `field` the loc inside the
+ * validated value; undefined leaves the error to the shared rules.
+ */
+export type ItemOverride = (e: ErrorObject, at: Loc, field: Loc) => ValidationItem | undefined;
+
+function item(e: ErrorObject, at: Loc): ValidationItem {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return { loc: [...at, String(p.missingProperty)], msg: 'Field required', type: 'missing' };
+    case 'additionalProperties': return { loc: [...at, String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'type': return { loc: at, msg: `Input should be ${String(p.type).replace(',', ' or ')}`, type: `${String(p.type).split(',')[0]}_type` };
+    case 'minimum': return { loc: at, msg: `Input should be greater than or equal to ${String(p.limit)}`, type: 'greater_than_equal' };
+    case 'maximum': return { loc: at, msg: `Input should be less than or equal to ${String(p.limit)}`, type: 'less_than_equal' };
+    case 'maxItems': return { loc: at, msg: `List should have at most ${String(p.limit)} items`, type: 'too_long' };
+    case 'maxLength': return { loc: at, msg: `String should have at most ${String(p.limit)} characters`, type: 'string_too_long' };
+    case 'minLength': return { loc: at, msg: `String should have at least ${String(p.limit)} character(s)`, type: 'string_too_short' };
+    case 'format': return { loc: at, msg: `Input should be a valid ${String(p.format)}`, type: 'value_error' };
+    case 'enum': return { loc: at, msg: `Input should be one of ${(p.allowedValues as unknown[]).map((v) => `'${String(v)}'`).join(', ')}`, type: 'enum' };
+    default: return { loc: at, msg: e.message ?? 'Invalid value', type: 'value_error' };
+  }
+}
+
+/** Validator errors as FastAPI-style 422 items under `prefix`, in order, each (loc, msg, type) once. */
+export function validationItems(errors: readonly ErrorObject[], prefix: Loc, override?: ItemOverride): ValidationItem[] {
+  const seen = new Set<string>();
+  const out: ValidationItem[] = [];
+  for (const e of errors) {
+    const field = pointerSegments(e.instancePath);
+    const at = [...prefix, ...field];
+    const it = override?.(e, at, field) ?? item(e, at);
+    const key = JSON.stringify(it);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(it);
+  }
+  return out;
+}
+
+/** A checker for one body schema: returns the value typed, or throws the 422 (undefined = no body). */
+export function bodyChecker<T>(schema: TSchema): (value: unknown, prefix?: Loc) => T {
+  const check = ajv.compile(schema);
+  return (value, prefix = ['body']) => {
+    if (value === undefined) throw validationError([{ loc: prefix, msg: 'Field required', type: 'missing' }]);
+    if (!check(value)) {
+      const errors = (check.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf').slice(0, 100);
+      throw validationError(validationItems(errors, prefix));
+    }
+    return value as T;
+  };
+}

@@ -1,0 +1,76 @@
+// Ranking for the API, behind one seam: every route that ranks tools or API manifests calls this file.
+// It delegates to build/search's engine (BM25F over name/task/tags/commands/types, expansions learned
+// from the catalog itself, reliability baked in as a prior, the same scores as the static search), so
+// the dynamic and static searches agree. Routes never import build/search directly.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Platform, ToolContract } from '../../build/model/contract.ts';
+import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../../build/search/documents.ts';
+import { createSearchIndex } from '../../build/search/engine.ts';
+import { readExpansions } from '../../build/search/expand.ts';
+import type { Expansions } from '../../build/search/plan.ts';
+import type { Snapshot } from '../../build/catalog/snapshot.ts';
+import { isListable } from '../../build/model/views.ts';
+
+export interface ToolSearch {
+  /** Empty query: the top tools by reliability. Otherwise relevance combined with reliability. */
+  search(q: string, options: { platform?: Platform | ''; limit: number }): ToolContract[];
+  upsert(contract: ToolContract): void;
+  remove(aid: string): void;
+}
+
+export interface ApiSearch {
+  /** Ids (service names) best first; empty query: the top by reliability. */
+  search(q: string, limit: number): string[];
+  upsert(manifest: ApiManifestLike): void;
+  remove(id: string): void;
+}
+
+export { isListable } from '../../build/model/views.ts';
+
+/**
+ * The expansion table the static build learned (dist/search/expansions.json): loading it skips a pass
+ * over the catalog at start-up and keeps the API's expansions identical to the static search's.
+ */
+export function builtExpansions(distDir: string): Expansions | undefined {
+  const file = path.join(distDir, 'search', 'expansions.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    return readExpansions(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createToolSearch(snapshot: Snapshot, options: { expansions?: Expansions } = {}): ToolSearch {
+  const listed = snapshot.tools.filter(isListable);
+  const byAid = new Map(listed.map((c) => [c.identity.aid, c]));
+  // The empty query (the default listing) is cached by the engine until its next write.
+  const { engine } = createSearchIndex(listed.map(documentFromContract), options);
+  return {
+    search: (q, { platform, limit }) =>
+      engine.search(q, { limit, ...(platform ? { platform } : {}) }).map((h) => byAid.get(h.id)).filter((c): c is ToolContract => c !== undefined),
+    upsert(c) {
+      if (!isListable(c)) {
+        byAid.delete(c.identity.aid);
+        engine.remove(c.identity.aid);
+        return;
+      }
+      byAid.set(c.identity.aid, c);
+      engine.upsert(documentFromContract(c));
+    },
+    remove(aid) {
+      byAid.delete(aid);
+      engine.remove(aid);
+    },
+  };
+}
+
+export function createApiSearch(manifests: ApiManifestLike[]): ApiSearch {
+  const { engine } = createSearchIndex(manifests.map(documentFromApiManifest));
+  return {
+    search: (q, limit) => engine.search(q, { limit, kind: 'api' }).map((h) => h.id),
+    upsert: (m) => engine.upsert(documentFromApiManifest(m)),
+    remove: (id) => { engine.remove(id); },
+  };
+}

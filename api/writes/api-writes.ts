@@ -1,0 +1,73 @@
+// The one way the API changes catalog/apis (admin compile and ingest, accepted API tickets). Like tool
+// writes: validate with the same validator as `npm run validate`, write the file through the catalog
+// store inside the shared write lock, show it in the live services search at once, ask for a rebuild.
+// A manifest agents already rely on is protected: a new one that moves a verified manifest's base_url or
+// changes its auth is queued for review instead of replacing it silently.
+import { type ApiManifest, type Auth, validateManifest } from '../../build/apis/manifest.ts';
+import { refreshApis } from './catalog-sync.ts';
+import { ContractInvalidError } from './catalog-writes.ts';
+import type { AppContext } from '../context.ts';
+import { httpError } from '../http/errors.ts';
+import type { Suggestion } from '../state/review-queue/file.ts';
+import type { ApiRecord } from '../routes/services.ts';
+import { withCatalogWrite } from './write-lock.ts';
+
+export type ApiWriteResult =
+  | { status: 'ok'; service_name: string; created: boolean; manifest: ApiManifest }
+  | { status: 'queued'; service_name: string; ticket: string; changes: string[] };
+
+type WriteCtx = Pick<AppContext, 'store' | 'apis' | 'rebuild' | 'reviewQueue'>;
+
+const writingApi = <T>(ctx: WriteCtx, name: string, fn: () => Promise<T>) => withCatalogWrite(ctx, () => refreshApis(ctx, [name]), fn);
+
+const authText = (a: ApiRecord['manifest']['auth'] | Auth) =>
+  [a.type, 'header' in a && a.header ? `header ${a.header}` : '', 'query' in a && a.query ? `query ${a.query}` : ''].filter(Boolean).join(' ');
+
+/** What `next` changes of a served manifest in the parts a caller needs to reach the API at all. */
+export function protectedChanges(current: ApiRecord, next: ApiManifest): string[] {
+  const changes: string[] = [];
+  if (current.manifest.base_url !== next.manifest.base_url) changes.push(`base_url: ${current.manifest.base_url} -> ${next.manifest.base_url}`);
+  const [was, now] = [authText(current.manifest.auth), authText(next.manifest.auth)];
+  if (was !== now) changes.push(`auth: ${was} -> ${now}`);
+  return changes;
+}
+
+/** Validates (throws ContractInvalidError with every problem) and returns the manifest typed. */
+export function checkedManifest(value: unknown): ApiManifest {
+  const errors = validateManifest(value);
+  if (errors.length) throw new ContractInvalidError(errors);
+  return value as ApiManifest;
+}
+
+async function store(ctx: WriteCtx, m: ApiManifest): Promise<ApiWriteResult> {
+  const { created } = await ctx.store.write('apis', m.service_name, m);
+  ctx.apis = ctx.apis.with(m);
+  ctx.rebuild.requestApis();
+  return { status: 'ok', service_name: m.service_name, created, manifest: m };
+}
+
+/** Stores a manifest, or queues it (202) when it would change a verified manifest's base_url or auth. */
+export async function putApi(ctx: WriteCtx, value: unknown, note: string): Promise<ApiWriteResult> {
+  const m = checkedManifest(value);
+  return writingApi(ctx, m.service_name, async () => {
+    // Served = verified: only a manifest agents are handed today is protected.
+    const current = ctx.apis.byName.get(m.service_name);
+    const changes = current ? protectedChanges(current, m) : [];
+    if (changes.length === 0) return store(ctx, m);
+    const ticket = await ctx.reviewQueue.submit({
+      kind: 'api', aid: m.service_name, field: null, value: JSON.stringify(m), agent: 'unknown', note: `${note}: ${changes.join('; ')}`,
+    });
+    if (!ticket) throw httpError(409, `The same change to ${m.service_name} is already waiting for review, or the review queue is full`);
+    return { status: 'queued', service_name: m.service_name, ticket: ticket.id, changes };
+  });
+}
+
+/** Applies an accepted `api` ticket: the reviewer has seen the change, so it is stored as is. */
+export async function acceptApi(ctx: WriteCtx, s: Suggestion): Promise<{ aid: string; created: boolean; field: null }> {
+  let value: unknown;
+  try { value = JSON.parse(s.value); } catch { throw httpError(422, 'the queued manifest is not valid JSON; reject it'); }
+  const m = checkedManifest(value);
+  if (m.service_name !== s.aid) throw httpError(409, 'the queued manifest names another service than its ticket; reject it');
+  const r = await writingApi(ctx, m.service_name, () => store(ctx, m));
+  return { aid: r.service_name, created: r.status === 'ok' && r.created, field: null };
+}

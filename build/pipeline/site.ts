@@ -1,0 +1,79 @@
+// Runs Eleventy programmatically over site/ with data prepared in code (build/site-data.ts).
+// Tool pages render in batches, one Eleventy run each, so memory stays bounded at 100,000 pages and a
+// rebuild can render just the pages that changed.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Eleventy from '@11ty/eleventy';
+import { register } from 'tsx/esm/api';
+import type { SiteData } from './site-data.ts';
+
+const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site');
+const TOOL_TEMPLATE = 'tool';
+export const TOOL_BATCH = 4_000;
+
+interface EleventyConfigApi {
+  addExtension(ext: string[], opts: { key: string }): void;
+  setTemplateFormats(ext: string[]): void;
+  addGlobalData(name: string, value: unknown): void;
+  setUseGitIgnore(v: boolean): void;
+  setQuietMode(v: boolean): void;
+  ignores: { add(glob: string): void };
+}
+
+let tsxRegistered = false;
+
+/** Templates are TypeScript modules that Eleventy import()s itself: teach Node's loader .ts once. */
+function ensureTsLoader() {
+  if (tsxRegistered) return;
+  register();
+  tsxRegistered = true;
+}
+
+const templateNames = () => readdirSync(SITE_DIR).filter((f) => f.endsWith('.11ty.ts')).map((f) => f.slice(0, -'.11ty.ts'.length));
+
+async function runEleventy(data: SiteData, outDir: string, only: (name: string) => boolean): Promise<number> {
+  ensureTsLoader();
+  const skipped = templateNames().filter((n) => !only(n));
+  const elev = new Eleventy(SITE_DIR, outDir, {
+    quietMode: true,
+    configPath: false,
+    config(cfg: EleventyConfigApi) {
+      cfg.addExtension(['11ty.ts'], { key: '11ty.js' });
+      cfg.setTemplateFormats(['11ty.ts']);
+      cfg.setUseGitIgnore(false);
+      cfg.setQuietMode(true);
+      cfg.addGlobalData('site', data);
+      for (const name of skipped) cfg.ignores.add(path.join(SITE_DIR, `${name}.11ty.ts`));
+    },
+  });
+  silenceSummary(elev);
+  return countWritten(await elev.write());
+}
+
+/**
+ * Eleventy prints its "Wrote N files" summary even in quiet mode (it is forced); the build reports its
+ * own progress, so drop that line and keep everything else (warnings, errors).
+ */
+function silenceSummary(elev: Eleventy): void {
+  const logger = elev.logger as { logWithOptions(o: { force?: boolean; color?: string }): void } | undefined;
+  if (!logger) return;
+  const original = logger.logWithOptions.bind(logger);
+  logger.logWithOptions = (o) => { if (!(o.force && o.color === 'green')) original(o); };
+}
+
+function countWritten(result: unknown): number {
+  // Eleventy 3 answers [passthroughResults, templateResults]; count rendered templates.
+  if (Array.isArray(result) && Array.isArray(result[1])) return (result[1] as unknown[]).flat().length;
+  return 0;
+}
+
+/** Renders the HTML pages into `outDir` (the shared pages, then every page of `data.toolPages`); returns how many files Eleventy wrote. */
+export async function renderSite(data: SiteData, outDir: string): Promise<number> {
+  let written = await runEleventy({ ...data, toolPages: [] }, outDir, (n) => n !== TOOL_TEMPLATE);
+  const pages = data.toolPages;
+  for (let i = 0; i < pages.length; i += TOOL_BATCH) {
+    written += await runEleventy({ ...data, indexPages: [], toolPages: pages.slice(i, i + TOOL_BATCH) }, outDir, (name) => name === TOOL_TEMPLATE);
+  }
+  return written;
+}

@@ -1,0 +1,147 @@
+// Build work that runs on the second core while Eleventy renders on the first: static JSON and the
+// search index depend only on the contracts, so they need nothing from the HTML step.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { ToolContract } from '../model/contract.ts';
+import { type ServedManifest, writeManifestFiles } from '../discovery/api-static.ts';
+import { contractFile, listingFiles } from '../discovery/static-json.ts';
+import type { OutputFile } from '../discovery/sitemap.ts';
+import { bundleSearchClient } from '../search/bundle.ts';
+import { type AnalyzedDocument, analyzeDocument } from '../search/documents.ts';
+import { documentFromContract, type Expansions, writeStaticSearch } from '../search/index.ts';
+import { linkUnchanged } from './incremental.ts';
+import { writeFiles } from './write-files.ts';
+
+const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
+
+export interface WorkerJob {
+  buildDir: string;
+  baseUrl: string;
+  /** All tools in reliability order. */
+  tools: ToolContract[];
+  /** The listed ones (isListable), in the same order: the listings and the static search. */
+  listed: ToolContract[];
+  /** Aids whose own files must be written (all of them in a full build). */
+  render: string[] | null;
+  /** Served web-API manifests: each becomes /api/v1/services/<name>/mai-api.json. */
+  apis: ServedManifest[];
+  /** The build this one is incremental to, or null for a full build. */
+  prevDir: string | null;
+}
+
+export interface WorkerResult {
+  phases: Record<string, number>;
+}
+
+function* staticJsonFiles(job: WorkerJob): Generator<OutputFile> {
+  yield* listingFiles(job.listed, job.baseUrl);
+  const render = job.render ? new Set(job.render) : null;
+  for (const t of job.tools) if (!render || render.has(t.identity.aid)) yield contractFile(t, job.baseUrl);
+}
+
+export async function runJob(job: WorkerJob): Promise<WorkerResult> {
+  const phases: Record<string, number> = {};
+  if (job.prevDir && job.render) {
+    const l = performance.now();
+    const render = new Set(job.render);
+    linkUnchanged({ dir: job.prevDir }, job.buildDir, job.tools.map((t) => t.identity.aid).filter((a) => !render.has(a)), 'json');
+    phases['link-json'] = Math.round(performance.now() - l);
+  }
+  const t = performance.now();
+  await writeFiles(job.buildDir, staticJsonFiles(job));
+  phases['static-json'] = Math.round(performance.now() - t);
+  const a = performance.now();
+  await writeManifestFiles(job.buildDir, job.apis, job.prevDir);
+  phases['api-json'] = Math.round(performance.now() - a);
+  const s = performance.now();
+  await writeSearch(job);
+  phases.search = Math.round(performance.now() - s);
+  return { phases };
+}
+
+/**
+ * What this worker computed for the last build it made. A persistent worker serves many incremental
+ * builds; for one that follows its own previous build, unchanged documents keep their analysis, the
+ * expansion table stays as learned (the API engine loaded the same table at start), and the bundled
+ * client (same code, same process) is reused.
+ */
+const memo: { buildDir: string | null; analyzed: Map<string, AnalyzedDocument>; expansions: Expansions | null; bundle: Buffer | null } = {
+  buildDir: null, analyzed: new Map(), expansions: null, bundle: null,
+};
+
+/** The static search: lunr shards of the listable tools, the bundled client and its page. */
+async function writeSearch(job: WorkerJob): Promise<void> {
+  const dir = path.join(job.buildDir, 'search');
+  const follows = job.prevDir !== null && job.prevDir === memo.buildDir;
+  const fresh = new Set(job.render ?? []);
+  const docs = job.listed.map(documentFromContract);
+  const analyzed = docs.map((d) => {
+    const kept = follows && !fresh.has(d.id) ? memo.analyzed.get(d.id) : undefined;
+    return kept ?? analyzeDocument(d);
+  });
+  const summary = writeStaticSearch(docs, dir, { analyzed, ...(follows && memo.expansions ? { expansions: memo.expansions } : {}) });
+  memo.buildDir = job.buildDir;
+  memo.analyzed = new Map(docs.map((d, i) => [d.id, analyzed[i] as AnalyzedDocument]));
+  memo.expansions = summary.expansions;
+  const client = path.join(dir, 'search.js');
+  if (memo.bundle) writeFileSync(client, memo.bundle);
+  else { await bundleSearchClient(client); memo.bundle = readFileSync(client); }
+  const page = readFileSync(SEARCH_PAGE, 'utf8').replace('<link rel="canonical" href="/search/">', `<link rel="canonical" href="${job.baseUrl}/search/">`);
+  writeFileSync(path.join(dir, 'index.html'), page);
+}
+
+type Reply = { id: number; ok: true; result: WorkerResult } | { id: number; ok: false; error: string };
+
+/**
+ * One long-lived worker runs the jobs in order (starting a thread and loading the search code costs
+ * about a second per build). It is unref'd while idle so it never keeps a process alive.
+ */
+let shared: { worker: Worker; pending: Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }> } | null = null;
+let nextId = 0;
+
+function sharedWorker() {
+  if (shared) return shared;
+  const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { buildWorker: true } });
+  const state = { worker, pending: new Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }>() };
+  const fail = (error: Error) => {
+    if (shared === state) shared = null;
+    for (const p of state.pending.values()) p.reject(error);
+    state.pending.clear();
+  };
+  worker.on('message', (m: Reply) => {
+    const p = state.pending.get(m.id);
+    if (!p) return;
+    state.pending.delete(m.id);
+    if (m.ok) p.resolve(m.result); else p.reject(new Error(m.error));
+    if (state.pending.size === 0) worker.unref();
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`build worker exited with ${code}`)));
+  shared = state;
+  return state;
+}
+
+/** Runs the job on the build worker thread; resolves with its phase timings, rejects with its error. */
+export function runJobInWorker(job: WorkerJob): Promise<WorkerResult> {
+  const { worker, pending } = sharedWorker();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.ref();
+    worker.postMessage({ id, job });
+  });
+}
+
+// Only in the thread started above: this module is also imported by other workers (the API's rebuild thread).
+if (parentPort && (workerData as { buildWorker?: boolean } | null)?.buildWorker === true) {
+  const port = parentPort;
+  let queue = Promise.resolve();
+  port.on('message', ({ id, job }: { id: number; job: WorkerJob }) => {
+    queue = queue.then(() => runJob(job).then(
+      (result) => port.postMessage({ id, ok: true, result }),
+      (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? String(error) }),
+    ));
+  });
+}
