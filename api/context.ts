@@ -9,7 +9,7 @@ import type { ClientOptions } from './http/client.ts';
 import type { RateLimiter } from './state/rate-limit/memory.ts';
 import type { RebuildScheduler } from './rebuild/scheduler.ts';
 import type { ReviewQueue } from './state/review-queue/file.ts';
-import type { ApiCatalog } from './routes/services.ts';
+import type { ApiCatalog } from './services/apis.ts';
 import type { ClientHasher } from './state/telemetry/client-hash.ts';
 import type { TelemetryStore } from './state/telemetry/types.ts';
 import type { ToolSearch } from './services/tool-search.ts';

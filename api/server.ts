@@ -11,7 +11,7 @@ import type { AppContext } from './context.ts';
 import { createRebuildScheduler, staleAids } from './rebuild/scheduler.ts';
 import { workerBuilder } from './rebuild/worker.ts';
 import { contributionLimiter } from './routes/contribute.ts';
-import { loadApiCatalog } from './routes/services.ts';
+import { loadApiCatalog } from './services/apis.ts';
 import { createRuntimeState } from './state/runtime-state.ts';
 import { scaleOut } from './rebuild/scale-out.ts';
 import { builtExpansions, createToolSearch } from './services/tool-search.ts';

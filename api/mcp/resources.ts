@@ -5,8 +5,8 @@ import { ErrorCode, McpError, type ReadResourceResult, type Resource, type Resou
 import type { ToolContract } from '../../build/model/contract.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
-import type { ApiCatalog, ApiRecord } from '../routes/services.ts';
-import { type Caller, lookUp, toolByAid } from '../routes/tools.ts';
+import type { ApiCatalog, ApiRecord } from '../services/apis.ts';
+import { type Caller, lookUp, toolByAid } from '../services/tools.ts';
 import { isListable } from '../services/tool-search.ts';
 
 export const TOOL_URI = 'catalog://tools/';

@@ -2,7 +2,7 @@
 // are tested against), made self-contained: an MCP client compiles each outputSchema on its own, so every
 // `#/components/schemas/X` becomes `#/$defs/X` and only the definitions it reaches are embedded.
 import { AID_PATTERN, PLATFORMS } from '../../build/model/contract.ts';
-import { componentSchemas } from '../routes/openapi.ts';
+import { componentSchemas } from '../openapi/document.ts';
 import { LIMIT, Q_MAX } from '../http/query.ts';
 import { TaxPayload } from '../services/tax-payload.ts';
 

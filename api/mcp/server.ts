@@ -10,7 +10,7 @@ import {
 import { SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import { createAjv } from '../../build/model/validate-contract.ts';
 import type { AppContext } from '../context.ts';
-import type { Caller } from '../routes/tools.ts';
+import type { Caller } from '../services/tools.ts';
 import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts';
 import { argumentSchema } from './schemas.ts';
 import { describeArgumentErrors, errorResult, resultOfError, toolResult } from './results.ts';

@@ -4,8 +4,8 @@
 import type { Platform } from '../../build/model/contract.ts';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
-import { manifestByName, serviceSearch } from '../routes/services.ts';
-import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../routes/tools.ts';
+import { manifestByName, serviceSearch } from '../services/apis.ts';
+import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../services/tools.ts';
 import { cleanText, TaxPayload } from '../services/tax-payload.ts';
 import { inputSchemas, MCP_LIST_LIMIT, outputSchemas } from './schemas.ts';
 

@@ -2,8 +2,8 @@
 import type { H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { textQuery } from '../http/query.ts';
-import { apiListingItem } from './services.ts';
-import { listingItems } from './tools.ts';
+import { apiListingItem } from '../services/apis.ts';
+import { listingItems } from '../services/tools.ts';
 
 export const PER_CATALOG = 5;
 

@@ -9,7 +9,7 @@ import { ContractInvalidError } from './catalog-writes.ts';
 import type { AppContext } from '../context.ts';
 import { httpError } from '../http/errors.ts';
 import type { Suggestion } from '../state/review-queue/file.ts';
-import type { ApiRecord } from '../routes/services.ts';
+import type { ApiRecord } from '../services/apis.ts';
 import { withCatalogWrite } from './write-lock.ts';
 
 export type ApiWriteResult =

@@ -15,7 +15,7 @@ import { snapshotOf } from '../../build/catalog/snapshot.ts';
 import { checkToolFiles } from '../../build/catalog/validate-catalog.ts';
 import type { AppContext } from '../context.ts';
 import type { Changes } from '../rebuild/shared.ts';
-import { isApiRecord } from '../routes/services.ts';
+import { isApiRecord } from '../services/apis.ts';
 import { withWriteLock } from './write-lock.ts';
 
 type SyncContext = Pick<AppContext, 'store' | 'snapshot' | 'toolSearch' | 'apis'>;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listingItemJson } from '../../api/services/listing-json.ts';
-import { listingItems } from '../../api/routes/tools.ts';
+import { listingItems } from '../../api/services/tools.ts';
 import type { ToolContract } from '../../build/model/contract.ts';
 import { LISTING_NOTE, listingItem, type TrustTelemetry } from '../../build/model/views.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { componentSchemas, openApiDocument } from '../../api/routes/openapi.ts';
+import { componentSchemas, openApiDocument } from '../../api/openapi/document.ts';
 import { TaxPayload } from '../../api/services/tax-payload.ts';
 import { ToolContract } from '../../build/model/contract.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';

@@ -8,7 +8,7 @@ import { build, CatalogInvalidError } from '../../build/pipeline/build.ts';
 import { createCatalogStore } from '../../build/catalog/catalog-store.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
-import { loadApiCatalog } from '../../api/routes/services.ts';
+import { loadApiCatalog } from '../../api/services/apis.ts';
 import { sampleManifest, writeManifest } from '../helpers/api-manifests.ts';
 import { ROOT, runTs } from '../helpers/run-ts.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { httpError } from '../http/errors.ts';
 import { textQuery } from '../http/query.ts';
 import type { ApiManifestLike } from '../../build/search/documents.ts';
-import { type ApiSearch, createApiSearch } from '../services/tool-search.ts';
+import { type ApiSearch, createApiSearch } from './tool-search.ts';
 
 export interface ApiIntent {
   id: string;

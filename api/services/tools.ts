@@ -8,14 +8,14 @@ import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolCont
 import { permitsInstructions } from '../../build/model/license.ts';
 import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/model/views.ts';
 import { readJsonBody } from '../http/body.ts';
-import { jsonArray, listingItemJson } from '../services/listing-json.ts';
+import { jsonArray, listingItemJson } from './listing-json.ts';
 import { type AgentClass, clientIp, userAgentClassOf } from '../http/client.ts';
 import type { AppContext } from '../context.ts';
 import { httpError, toolNotFound } from '../http/errors.ts';
 import { enumQuery, intQuery, LIMIT, textQuery } from '../http/query.ts';
 import { enforce } from '../state/rate-limit/memory.ts';
 import type { Suggestion } from '../state/review-queue/file.ts';
-import { cleanText, parseTaxBody } from '../services/tax-payload.ts';
+import { cleanText, parseTaxBody } from './tax-payload.ts';
 import { type TrustCounters, trustTelemetry } from '../state/telemetry/types.ts';
 
 export const LIST_LIMIT = 10;

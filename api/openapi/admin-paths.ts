@@ -2,10 +2,10 @@
 // Request bodies are the TypeBox schemas the routes validate with; admin operations carry the
 // X-Admin-Secret security scheme.
 import { ApiManifest as ApiManifestFile } from '../../build/apis/manifest.ts';
-import { CompileApiRequest } from './admin-apis.ts';
-import { ContributionRequest } from './contribute.ts';
-import { AcceptRequest, UpdateTrustRequest } from './admin.ts';
-import { TranslateRequest } from './translate.ts';
+import { CompileApiRequest } from '../routes/admin-apis.ts';
+import { ContributionRequest } from '../routes/contribute.ts';
+import { AcceptRequest, UpdateTrustRequest } from '../routes/admin.ts';
+import { TranslateRequest } from '../routes/translate.ts';
 
 type Json = Record<string, unknown>;
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });

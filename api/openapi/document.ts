@@ -5,7 +5,7 @@ import type { H3 } from 'h3';
 import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ToolContract, Trust } from '../../build/model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
-import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-openapi.ts';
+import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-paths.ts';
 import { QuerySchemas } from '../http/query.ts';
 import { TaxPayload, WrappedTaxPayload } from '../services/tax-payload.ts';
 
