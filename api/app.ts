@@ -2,6 +2,7 @@
 // 405 for known paths with a wrong method, and the single error renderer.
 import { H3, type H3Event } from 'h3';
 import { httpError, renderError } from './http/errors.ts';
+import { HTTP } from './messages.ts';
 import type { AppContext } from './context.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { adminApiRoutes } from './routes/admin-apis.ts';
@@ -10,10 +11,11 @@ import { agentRoutes } from './routes/agent.ts';
 import { contributeRoutes } from './routes/contribute.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mcpRoutes } from './routes/mcp.ts';
-import { openApiRoutes } from './openapi/document.ts';
+import { openApiRoutes } from './routes/openapi.ts';
 import { searchRoutes } from './routes/search.ts';
-import { serviceRoutes } from './services/apis.ts';
-import { toolRoutes } from './services/tools.ts';
+import { serviceRoutes } from './routes/services.ts';
+import { toolRoutes } from './routes/tools.ts';
+import { ingestRoutes } from './routes/ingest.ts';
 import { translateRoutes } from './routes/translate.ts';
 import { requestGuard } from './http/request-guard.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -67,7 +69,8 @@ async function headAsGet(app: H3, event: H3Event): Promise<Response> {
 
 export function createApp(ctx: AppContext): H3 {
   // Malformed escapes (`/%ZZ`) reach the request guard, which refuses them with the security headers set.
-  const app = new H3({ onError: renderError, allowMalformedURL: true });
+  // silent: renderError logs what is unexpected; domain errors are answers, not incidents.
+  const app = new H3({ onError: renderError, allowMalformedURL: true, silent: true });
   // Outermost first: the security headers wrap everything, CORS answers included.
   app.use(securityHeaders());
   app.use(cors());
@@ -79,6 +82,7 @@ export function createApp(ctx: AppContext): H3 {
   agentRoutes(app, ctx);
   openApiRoutes(app, ctx);
   mcpRoutes(app, ctx);
+  ingestRoutes(app, ctx);
   adminRoutes(app, ctx);
   adminApiRoutes(app, ctx);
   translateRoutes(app, ctx);
@@ -89,7 +93,7 @@ export function createApp(ctx: AppContext): H3 {
   const wrongMethod = (event: H3Event, allowed: string[]) => {
     // h3 routes HEAD to GET only when nothing else matches, and the fallbacks below always match.
     if (event.req.method === 'HEAD' && allowed.includes('GET')) return headAsGet(app, event);
-    throw httpError(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+    throw httpError(405, HTTP.methodNotAllowed, { allow: allowed.join(', ') });
   };
   // A static path outranks a parameter in the router: without this, POST /api/v1/tools/trending would
   // reach POST /api/v1/tools/:aid and answer "Tool 'trending' not found" instead of 405.
@@ -110,9 +114,9 @@ export function createApp(ctx: AppContext): H3 {
       // Browsers ask for /favicon.ico on every document (JSON included); the site has no icon, and a
       // 404 there shows as an error in every console.
       if (event.url.pathname === '/favicon.ico') return new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } });
-      throw httpError(404, 'Not Found');
+      throw httpError(404, HTTP.notFound);
     }
-    throw httpError(404, 'Not Found');
+    throw httpError(404, HTTP.notFound);
   });
   return app;
 }

@@ -4,11 +4,11 @@
 import type { CatalogStore } from '../build/catalog/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import type { Snapshot } from '../build/catalog/snapshot.ts';
-import type { AuthFailures } from './state/admin-auth/memory.ts';
+import type { AuthFailures } from './state/admin-auth/types.ts';
 import type { ClientOptions } from './http/client.ts';
-import type { RateLimiter } from './state/rate-limit/memory.ts';
+import type { RateLimiter } from './state/rate-limit/types.ts';
 import type { RebuildScheduler } from './rebuild/scheduler.ts';
-import type { ReviewQueue } from './state/review-queue/file.ts';
+import type { ReviewQueue } from './state/review-queue/types.ts';
 import type { ApiCatalog } from './services/apis.ts';
 import type { ClientHasher } from './state/telemetry/client-hash.ts';
 import type { TelemetryStore } from './state/telemetry/types.ts';

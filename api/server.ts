@@ -10,7 +10,7 @@ import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 import { createRebuildScheduler, staleAids } from './rebuild/scheduler.ts';
 import { workerBuilder } from './rebuild/worker.ts';
-import { contributionLimiter } from './routes/contribute.ts';
+import { contributionLimiter } from './services/contributions.ts';
 import { loadApiCatalog } from './services/apis.ts';
 import { createRuntimeState } from './state/runtime-state.ts';
 import { scaleOut } from './rebuild/scale-out.ts';

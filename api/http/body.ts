@@ -2,7 +2,9 @@
 // body), a content-type check (415) and parse errors as 422 pointing at the body. A client that hangs up
 // mid-body is the client's doing: a 400 (which nobody receives), never a logged 500.
 import type { H3Event } from 'h3';
-import { httpError, invalid } from './errors.ts';
+import { HTTP, VALIDATION } from '../messages.ts';
+import { invalid } from '../services/errors.ts';
+import { httpError } from './errors.ts';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
@@ -10,7 +12,7 @@ export interface ReadBodyOptions {
   limit?: number;
 }
 
-const tooLarge = (limit: number) => httpError(413, `Request body too large: the limit is ${limit} bytes`);
+const tooLarge = (limit: number) => httpError(413, HTTP.bodyTooLarge(limit));
 
 async function readLimited(event: H3Event, limit: number): Promise<string> {
   const declared = Number(event.req.headers.get('content-length'));
@@ -26,7 +28,7 @@ async function readLimited(event: H3Event, limit: number): Promise<string> {
       chunk = await reader.read();
     } catch {
       // Node errors the stream with "aborted" (ECONNRESET) when the connection closes before the body ends.
-      throw httpError(400, 'Request body incomplete: the connection closed before the whole body arrived');
+      throw httpError(400, HTTP.bodyIncomplete);
     }
     const { done, value } = chunk;
     if (done) break;
@@ -47,11 +49,11 @@ export async function readJsonBody(event: H3Event, options: ReadBodyOptions = {}
   if (text.trim() === '') return undefined;
   const type = event.req.headers.get('content-type');
   if (type && !/^application\/([\w.+-]*\+)?json\b/i.test(type.trim())) {
-    throw httpError(415, `Unsupported Media Type: send the body as application/json (got ${type.split(';')[0]?.slice(0, 60)})`);
+    throw httpError(415, HTTP.unsupportedMediaType(type.split(';')[0] ?? ''));
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw invalid('body', null, `JSON decode error: ${(error as Error).message.slice(0, 200)}`, 'json_invalid');
+    throw invalid('body', null, VALIDATION.jsonDecode((error as Error).message), 'json_invalid');
   }
 }

@@ -4,6 +4,8 @@
 // their preflight is refused, so a page in a browser can never drive them with the admin's cookies or
 // stored secrets.
 import type { H3Event, Middleware } from 'h3';
+import { HTTP } from '../messages.ts';
+import { httpError } from './errors.ts';
 
 /** Paths that must never be reachable cross-origin; checked before the public ones they overlap. */
 const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(ingest|translate)(\/|$)/];
@@ -27,15 +29,12 @@ export function corsClassOf(pathname: string): CorsClass {
   return 'other';
 }
 
-const json = (status: number, detail: string) =>
-  new Response(JSON.stringify({ detail }), { status, headers: { 'content-type': 'application/json' } });
-
 export function cors(): Middleware {
   return async (event: H3Event, next) => {
     const kind = corsClassOf(event.url.pathname);
     if (kind === 'other') return next();
     if (event.req.method === 'OPTIONS') {
-      if (kind === 'closed') return json(403, 'Cross-origin requests are not allowed on admin routes');
+      if (kind === 'closed') throw httpError(403, HTTP.crossOriginAdmin);
       const methods = event.url.pathname.startsWith('/mcp') ? MCP_METHODS : ALLOWED_METHODS;
       return new Response(null, {
         status: 204,

@@ -6,6 +6,7 @@
 // dot segments are already resolved by URL parsing before this runs, so they only name paths inside the
 // site.) app.ts lets malformed escapes through h3 so that they are refused here, with the usual headers.
 import type { Middleware } from 'h3';
+import { HTTP } from '../messages.ts';
 import { httpError } from './errors.ts';
 
 export const MAX_PATH_LENGTH = 2048;
@@ -20,15 +21,15 @@ const FORBIDDEN = /%(?:[01][0-9a-f]|7f|25|2e|2f|5c|[89a-f][0-9a-f])|\\|[^\x21-\x
  * and the answer does not say which trick was spotted).
  */
 export function pathRefusal(pathname: string): { status: number; detail: string } | null {
-  if (pathname.length > MAX_PATH_LENGTH) return { status: 414, detail: `Request path too long: the limit is ${MAX_PATH_LENGTH} characters` };
+  if (pathname.length > MAX_PATH_LENGTH) return { status: 414, detail: HTTP.pathTooLong(MAX_PATH_LENGTH) };
   try {
     decodeURIComponent(pathname);
   } catch {
-    return { status: 400, detail: 'Bad Request' };
+    return { status: 400, detail: HTTP.badRequest };
   }
   // API routes check their ids against strict patterns before any lookup and answer in their own words
   // (`Tool '…' not found`); everything else may end in a file lookup under dist/.
-  if (!pathname.startsWith('/api/') && FORBIDDEN.test(pathname)) return { status: 404, detail: 'Not Found' };
+  if (!pathname.startsWith('/api/') && FORBIDDEN.test(pathname)) return { status: 404, detail: HTTP.notFound };
   return null;
 }
 

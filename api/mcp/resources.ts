@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import type { ApiCatalog, ApiRecord } from '../services/apis.ts';
 import { type Caller, lookUp, toolByAid } from '../services/tools.ts';
 import { isListable } from '../services/tool-search.ts';
+import { MCP } from '../messages.ts';
 
 export const TOOL_URI = 'catalog://tools/';
 export const API_URI = 'catalog://apis/';
@@ -59,7 +60,7 @@ const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`).toString('ba
 function decodeCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
   const m = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw new McpError(ErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous page unchanged');
+  if (!m) throw new McpError(ErrorCode.InvalidParams, MCP.invalidCursor);
   return Number(m[1]);
 }
 

@@ -1,9 +1,11 @@
-// Tool results in MCP's shape. A domain problem (unknown aid, invalid payload, rate limit, storage down)
-// is a result with isError, worded so a model can correct itself; it never becomes a JSON-RPC error or a 500.
+// Tool results in MCP's shape, and the one place a domain error becomes an MCP tool error. A domain problem
+// (unknown aid, invalid payload, rate limit, storage down) is a result with isError, worded so a model can
+// correct itself; it never becomes a JSON-RPC error or a 500.
 import type { ErrorObject } from 'ajv';
 import { HTTPError } from 'h3';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ValidationItem } from '../http/errors.ts';
+import { MCP } from '../messages.ts';
+import { DomainError, type ValidationItem } from '../services/errors.ts';
 
 export function toolResult(value: object): CallToolResult {
   // The text copy is for clients that ignore structuredContent.
@@ -17,23 +19,25 @@ export function errorResult(message: string): CallToolResult {
 // REST validation items point into the body (['body', 'tax_payload', 'trend_keyword']); here they are arguments.
 const where = (loc: (string | number)[]) => loc.filter((p) => p !== 'body' && p !== 'tax_payload').join('.') || 'arguments';
 
-function describeDetail(status: number, detail: unknown): string {
+function describeDetail(detail: unknown, status?: number): string {
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    const lines = (detail as ValidationItem[]).map((it) => `${where(it.loc)}: ${it.msg}`);
-    return `Invalid arguments: ${lines.join('; ')}`;
-  }
-  return `Error ${status}`;
+  if (Array.isArray(detail)) return MCP.invalidArguments((detail as ValidationItem[]).map((it) => `${where(it.loc)}: ${it.msg}`));
+  return `Error ${status ?? ''}`.trim();
 }
 
-/** The isError result for anything a tool threw; unexpected errors are logged and described generically. */
+/**
+ * The isError result for anything a tool threw: domain errors (api/services/errors.ts) in their own words,
+ * HTTP-level refusals (a body over the limit) by their detail; anything else is logged and described
+ * generically.
+ */
 export function resultOfError(error: unknown, tool: string): CallToolResult {
-  // 4xx are the caller's to fix; a 503 (a report that could not be stored) already says to retry.
+  if (error instanceof DomainError) return errorResult(describeDetail(error.detail));
+  // 4xx are the caller's to fix; a 503 already says to retry.
   if (error instanceof HTTPError && (error.status < 500 || error.status === 503)) {
-    return errorResult(describeDetail(error.status, (error.data as { detail?: unknown } | undefined)?.detail));
+    return errorResult(describeDetail((error.data as { detail?: unknown } | undefined)?.detail, error.status));
   }
   console.error(`mcp: ${tool} failed:`, error);
-  return errorResult(`${tool} failed on the server; nothing was changed. Please retry later.`);
+  return errorResult(MCP.toolFailed(tool));
 }
 
 /** Schema errors of tool arguments, one clause each: "limit: must be <= 10". */
@@ -46,5 +50,5 @@ export function describeArgumentErrors(errors: ErrorObject[] | null | undefined)
     if (e.keyword === 'enum') return `${path}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     return `${path || 'arguments'}: ${e.message ?? 'invalid'}`;
   });
-  return `Invalid arguments: ${[...new Set(clauses)].join('; ')}`;
+  return MCP.invalidArguments([...new Set(clauses)]);
 }

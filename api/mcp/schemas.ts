@@ -3,7 +3,7 @@
 // `#/components/schemas/X` becomes `#/$defs/X` and only the definitions it reaches are embedded.
 import { AID_PATTERN, PLATFORMS } from '../../build/model/contract.ts';
 import { componentSchemas } from '../openapi/document.ts';
-import { LIMIT, Q_MAX } from '../http/query.ts';
+import { LIMIT, Q_MAX } from '../services/requests.ts';
 import { TaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;

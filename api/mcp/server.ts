@@ -15,6 +15,7 @@ import { listResources, RESOURCE_TEMPLATES, readResource } from './resources.ts'
 import { argumentSchema } from './schemas.ts';
 import { describeArgumentErrors, errorResult, resultOfError, toolResult } from './results.ts';
 import { MCP_TOOLS, mcpToolByName } from './tools.ts';
+import { MCP } from '../messages.ts';
 
 export const SERVER_INFO = { name: 'tool-contract-catalog', title: SERVICE_NAME, version: '1.0.0' };
 
@@ -36,7 +37,7 @@ export const listedTool = ({ run: _run, ...tool }: (typeof MCP_TOOLS)[number]): 
 async function callTool(ctx: AppContext, caller: Caller, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const tool = mcpToolByName.get(name);
   // An unknown tool is a protocol error (the caller named something that does not exist), not a tool result.
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. Call tools/list for the tools of this server.`);
+  if (!tool) throw new McpError(ErrorCode.InvalidParams, MCP.unknownTool(name));
   const check = validators.get(name);
   if (check && !check(args)) return errorResult(describeArgumentErrors(check.errors));
   try {
@@ -61,7 +62,7 @@ function handle<T>(server: Server, schema: RequestSchema<T>, handler: (request: 
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || 'params'}: ${i.message}`);
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${issues.join('; ')}`);
+      throw new McpError(ErrorCode.InvalidParams, MCP.invalidParams(issues));
     }
     return handler(parsed.data) as never;
   });

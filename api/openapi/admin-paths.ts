@@ -2,10 +2,13 @@
 // Request bodies are the TypeBox schemas the routes validate with; admin operations carry the
 // X-Admin-Secret security scheme.
 import { ApiManifest as ApiManifestFile } from '../../build/apis/manifest.ts';
-import { CompileApiRequest } from '../routes/admin-apis.ts';
-import { ContributionRequest } from '../routes/contribute.ts';
-import { AcceptRequest, UpdateTrustRequest } from '../routes/admin.ts';
-import { TranslateRequest } from '../routes/translate.ts';
+import {
+  AcceptRequest,
+  CompileApiRequest,
+  ContributionRequest,
+  TranslateRequest,
+  UpdateTrustRequest,
+} from '../services/requests.ts';
 
 type Json = Record<string, unknown>;
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });

@@ -1,12 +1,10 @@
-// GET /openapi.json: the OpenAPI 3.1 document of the service. Components come from the TypeBox schemas the
+// The OpenAPI 3.1 document of the service (GET /openapi.json). Components come from the TypeBox schemas the
 // server validates with (build/contract.ts, api/tax-payload.ts, api/query.ts), so they cannot drift.
 // openApiDocument(baseUrl) is pure, so the build can also write a static copy.
-import type { H3 } from 'h3';
 import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ToolContract, Trust } from '../../build/model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
-import type { AppContext } from '../context.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-paths.ts';
-import { QuerySchemas } from '../http/query.ts';
+import { QuerySchemas } from '../services/requests.ts';
 import { TaxPayload, WrappedTaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;
@@ -124,10 +122,4 @@ export function openApiDocument(baseUrl: string) {
     },
     components: { schemas: componentSchemas, securitySchemes: ADMIN_SECURITY_SCHEMES },
   };
-}
-
-export function openApiRoutes(app: H3, ctx: AppContext) {
-  // The document only depends on configuration: build it once.
-  const doc = openApiDocument(ctx.config.baseUrl);
-  app.get('/openapi.json', () => doc);
 }

@@ -9,7 +9,7 @@ import { DEFAULT_BODY_LIMIT } from '../http/body.ts';
 import type { AppContext } from '../context.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { SERVER_CARD_PATHS, SERVER_CARD_V2_PATH, serverCard, serverCardV2 } from '../mcp/server-card.ts';
-import { callerOf } from '../services/tools.ts';
+import { callerOf } from '../http/caller.ts';
 
 const jsonRpcError = (status: number, code: number, message: string) =>
   new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });

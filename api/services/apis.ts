@@ -1,11 +1,10 @@
-// Compiled web-API manifests (catalog/apis/*.json): loading, ranking, listing items, and the routes
-// GET /api/v1/services/search and GET /api/v1/services/{service_name}/mai-api.json.
-import { getRouterParam, type H3 } from 'h3';
+// Compiled web-API manifests (catalog/apis/*.json) as the API serves them: loading, ranking, listing items,
+// one manifest by name. Shared by routes/services.ts, routes/search.ts and the MCP tools.
 import { type CatalogStore, isSafeId } from '../../build/catalog/catalog-store.ts';
-import type { AppContext } from '../context.ts';
-import { httpError } from '../http/errors.ts';
-import { textQuery } from '../http/query.ts';
+import type { Config } from '../../build/config.ts';
 import type { ApiManifestLike } from '../../build/search/documents.ts';
+import { CATALOG } from '../messages.ts';
+import { DomainError } from './errors.ts';
 import { type ApiSearch, createApiSearch } from './tool-search.ts';
 
 export interface ApiIntent {
@@ -138,20 +137,14 @@ export function apiListingItem(r: ApiRecord, baseUrl: string) {
 const SERVICES_LIMIT = 10;
 
 /** An API search as GET /api/v1/services/search answers it (the MCP tool search_apis too). */
-export function serviceSearch(ctx: Pick<AppContext, 'apis' | 'config'>, q: string) {
+export function serviceSearch(ctx: { apis: ApiCatalog; config: Pick<Config, 'baseUrl'> }, q: string) {
   const results = ctx.apis.search(q, SERVICES_LIMIT).map((r) => apiListingItem(r, ctx.config.baseUrl));
   return { query: q, count: results.length, results };
 }
 
 /** One compiled manifest by service name, or the 404 (the mai-api.json route and the MCP tool get_api_manifest). */
-export function manifestByName(ctx: Pick<AppContext, 'apis'>, name: string): ApiRecord['manifest'] {
+export function manifestByName(ctx: { apis: ApiCatalog }, name: string): ApiRecord['manifest'] {
   const record = isSafeId(name) ? ctx.apis.byName.get(name) : undefined;
-  if (!record) throw httpError(404, `No compiled manifest for '${name.slice(0, 100)}'`);
+  if (!record) throw new DomainError('not_found', CATALOG.manifestNotFound(name));
   return record.manifest;
-}
-
-export function serviceRoutes(app: H3, ctx: AppContext) {
-  app.get('/api/v1/services/search', (event) => serviceSearch(ctx, textQuery(event, 'q', { required: true })));
-
-  app.get('/api/v1/services/:service_name/mai-api.json', (event) => manifestByName(ctx, getRouterParam(event, 'service_name') ?? ''));
 }

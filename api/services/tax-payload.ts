@@ -3,9 +3,10 @@
 // body (what existing clients send) or wrapped as {"tax_payload": {...}}.
 import Type from 'typebox';
 import { createAjv } from '../../build/model/validate-contract.ts';
-import { invalid, validationError } from '../http/errors.ts';
-import { type ItemOverride, validationItems } from '../http/request-body.ts';
+import { type ItemOverride, validationItems } from './validation.ts';
 import { VOTES, type Vote } from '../state/telemetry/types.ts';
+import { VALIDATION } from '../messages.ts';
+import { invalid, invalidItems } from './errors.ts';
 
 export const TREND_KEYWORD_MAX = 100;
 export const MICRO_TRANSLATION_MAX = 200;
@@ -62,7 +63,7 @@ const taxItem: ItemOverride = (e, at, field) => {
       return { loc: at, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' };
     case 'minLength':
     case 'pattern':
-      if (field[0] === 'trend_keyword') return { loc: at, msg: 'Value error, trend_keyword must be two or more words', type: 'value_error' };
+      if (field[0] === 'trend_keyword') return { loc: at, msg: VALIDATION.trendKeywordWords, type: 'value_error' };
       return { loc: at, msg: `String should have at least ${String(p.limit ?? 1)} character`, type: 'string_too_short' };
     case 'enum': return { loc: at, msg: ENUM_MSG, type: 'enum' };
     default: return undefined;
@@ -71,16 +72,16 @@ const taxItem: ItemOverride = (e, at, field) => {
 
 function validatePayload(value: unknown, loc: (string | number)[]): ValidTaxPayload {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw validationError([{ loc, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' }]);
+    throw invalidItems([{ loc, msg: VALIDATION.notAnObject, type: 'model_attributes_type' }]);
   }
   if (!check(value)) {
     // minLength and pattern both say "two or more words"; validationItems reports each (loc, type, msg) once.
-    throw validationError(validationItems(check.errors ?? [], loc, taxItem));
+    throw invalidItems(validationItems(check.errors ?? [], loc, taxItem));
   }
   const raw = value as RawTaxPayload;
   const trend_keyword = cleanText(raw.trend_keyword);
   if (!TWO_WORDS_RE.test(trend_keyword)) {
-    throw invalid('body', [...loc.slice(1), 'trend_keyword'], 'Value error, trend_keyword must be two or more words', 'value_error');
+    throw invalid('body', [...loc.slice(1), 'trend_keyword'], VALIDATION.trendKeywordWords, 'value_error');
   }
   const out: ValidTaxPayload = { execution_feedback: raw.execution_feedback, trend_keyword };
   if (raw.validation_vote) out.validation_vote = raw.validation_vote;
@@ -95,7 +96,7 @@ export function parseTaxBody(body: unknown): TaxBody {
   if (typeof body === 'object' && !Array.isArray(body) && Object.hasOwn(body, 'tax_payload')) {
     const extra = Object.keys(body).filter((k) => k !== 'tax_payload');
     if (extra.length) {
-      throw validationError(extra.map((k) => ({ loc: ['body', k], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' })));
+      throw invalidItems(extra.map((k) => ({ loc: ['body', k], msg: VALIDATION.extra, type: 'extra_forbidden' })));
     }
     const inner = (body as { tax_payload: unknown }).tax_payload;
     if (inner === null) return { kind: 'none' };

@@ -1,22 +1,25 @@
-// The tool catalog: GET /api/v1/tools (search or top list), GET /api/v1/tools/trending,
-// GET /api/v1/tools/{aid} (partial contract), POST /api/v1/tools/{aid} (the tax gate and telemetry),
-// GET /api/v1/tools/{aid}/instructions (plain-text agent instructions, permissive licences only). The search,
-// lookup and tax-gate functions are shared with the MCP tools (api/mcp), so both ways in behave the same.
-import { getRouterParam, type H3, type H3Event } from 'h3';
+// The tool catalog as REST and MCP serve it: search and top lists (as JSON text: search is the hottest route),
+// lookups of one contract (counted), and the tax gate (a report, durable before the full contract is given).
+// Shared by routes/tools.ts and the MCP tools (api/mcp), so both ways in behave the same.
 import { isSafeId } from '../../build/catalog/catalog-store.ts';
-import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/model/contract.ts';
-import { permitsInstructions } from '../../build/model/license.ts';
-import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/model/views.ts';
-import { readJsonBody } from '../http/body.ts';
-import { jsonArray, listingItemJson } from './listing-json.ts';
-import { type AgentClass, clientIp, userAgentClassOf } from '../http/client.ts';
+import { AID_PATTERN, type Platform, type ToolContract } from '../../build/model/contract.ts';
+import {
+  fullContract,
+  LISTING_NOTE,
+  listingItem,
+  microTask,
+  partialContract,
+  type TrustTelemetry,
+} from '../../build/model/views.ts';
 import type { AppContext } from '../context.ts';
-import { httpError, toolNotFound } from '../http/errors.ts';
-import { enumQuery, intQuery, LIMIT, textQuery } from '../http/query.ts';
-import { enforce } from '../state/rate-limit/memory.ts';
-import type { Suggestion } from '../state/review-queue/file.ts';
-import { cleanText, parseTaxBody } from './tax-payload.ts';
+import type { AgentClass } from './agent-class.ts';
+import { CATALOG } from '../messages.ts';
+import { enforce } from '../state/rate-limit/enforce.ts';
+import type { Suggestion } from '../state/review-queue/types.ts';
 import { type TrustCounters, trustTelemetry } from '../state/telemetry/types.ts';
+import { DomainError } from './errors.ts';
+import { jsonArray, listingItemJson } from './listing-json.ts';
+import { parseTaxBody } from './tax-payload.ts';
 
 export const LIST_LIMIT = 10;
 const AID = new RegExp(AID_PATTERN);
@@ -27,16 +30,12 @@ export interface Caller {
   agent: AgentClass;
 }
 
-export const callerOf = (event: H3Event, ctx: AppContext): Caller => ({ ip: clientIp(event, ctx.client), agent: userAgentClassOf(event) });
-
 /** The contract for an aid, or a 404. Malformed aids never reach a lookup (let alone a file). */
 export function toolByAid(ctx: AppContext, raw: string): ToolContract {
   const tool = AID.test(raw) && isSafeId(raw) ? ctx.snapshot.byAid.get(raw) : undefined;
-  if (!tool) throw toolNotFound(raw);
+  if (!tool) throw new DomainError('not_found', CATALOG.toolNotFound(raw));
   return tool;
 }
-
-export const toolOf = (event: H3Event, ctx: AppContext): ToolContract => toolByAid(ctx, getRouterParam(event, 'aid') ?? '');
 
 export async function telemetryOf(ctx: AppContext, aid: string) {
   return trustTelemetry((await ctx.telemetry.trustCounters([aid]))[0] as TrustCounters);
@@ -55,7 +54,6 @@ export async function listingItems(ctx: AppContext, tools: ToolContract[]) {
 
 // The listing documents are built as JSON text from pre-serialised items (api/listing-json.ts), since
 // search is the hottest route; MCP, which needs objects, parses that text, so each layout exists once.
-const JSON_TYPE = 'application/json;charset=UTF-8';
 const NOTE_JSON = JSON.stringify(LISTING_NOTE);
 
 async function listingJson(ctx: AppContext, tools: ToolContract[]): Promise<string[]> {
@@ -77,11 +75,6 @@ export async function trendingListJson(ctx: AppContext, limit: number): Promise<
 
 export const toolList = async (...args: Parameters<typeof toolListJson>): Promise<object> => JSON.parse(await toolListJson(...args));
 export const trendingList = async (...args: Parameters<typeof trendingListJson>): Promise<object> => JSON.parse(await trendingListJson(...args));
-
-function jsonText(event: H3Event, text: string): string {
-  event.res.headers.set('content-type', JSON_TYPE);
-  return text;
-}
 
 /** A lookup is worth counting but never worth failing the request for. */
 async function recordLookup(ctx: AppContext, aid: string, agent: AgentClass): Promise<void> {
@@ -126,7 +119,7 @@ export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Calle
     });
   } catch (error) {
     console.error('telemetry: report not recorded:', (error as Error).message);
-    throw httpError(503, 'Your report could not be stored, so nothing was recorded; please retry later.', { 'retry-after': '5' });
+    throw new DomainError('unavailable', CATALOG.reportNotStored, 5);
   }
   if (payload.micro_translation) {
     await ctx.reviewQueue
@@ -137,78 +130,3 @@ export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Calle
   return { paid: true, contract: fullContract(tool, ctx.config.baseUrl, telemetry), telemetry };
 }
 
-const PLACEHOLDERS: Record<string, string> = {
-  prompt: 'the instruction or text you give the tool',
-  model: 'the model name or id to use',
-  api_key: 'your own API key for the upstream service (never send it to this catalog)',
-  script: 'path to your script file',
-  input: 'the input value or file', output: 'where to write the result', file: 'path to a file', path: 'a file or folder path',
-  url: 'the URL to work on', text: 'the text to work on', query: 'your query', port: 'a TCP port number',
-};
-
-// Plain text, one line per value: contract text loses control characters (no terminal escapes, no fake lines).
-const one = (v: unknown) => cleanText(typeof v === 'string' ? v : JSON.stringify(v) ?? '');
-
-function schemaLines(s: SchemaObject): string[] {
-  const required = new Set(s.required ?? []);
-  const out = [`type: ${one(s.type)}`];
-  if (s.format) out.push(`format: ${one(Array.isArray(s.format) ? s.format.join(', ') : s.format)}`);
-  if (s.description) out.push(`description: ${one(s.description)}`);
-  for (const [name, p] of Object.entries(s.properties ?? {})) {
-    const bits = [p.type ? `${one(p.type)}` : null, required.has(name) ? 'required' : 'optional',
-      p.default !== undefined ? `default ${one(p.default)}` : null, p.enum ? `one of ${one(p.enum.map(String).join(', '))}` : null];
-    out.push(`- ${one(name)} (${bits.filter(Boolean).join(', ')})${p.description ? `: ${one(p.description)}` : ''}`);
-  }
-  return out;
-}
-
-/** The agent-instructions document of GET /api/v1/tools/{aid}/instructions. */
-export function instructionsText(c: ToolContract, baseUrl: string): string {
-  const { identity: id, action } = c;
-  const names = [...new Set([...(action.execute_cmd ?? '').matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,40})\}/g)].map((m) => m[1] ?? ''))];
-  return [
-    `# ${one(id.name)} (${id.aid}): agent instructions`,
-    '',
-    ...(id.task ? [`Task: ${one(id.task)}`] : []),
-    `Platform: ${id.platform}`, `Version: ${one(id.version ?? 'unknown')}`, `Licence: ${one(id.license)}`, `Source: ${one(action.source_url)}`,
-    '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.',
-    '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.',
-    ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => `- {${n}}: ${PLACEHOLDERS[n.toLowerCase()] ?? 'a value you supply'}`)] : []),
-    '', '## Input', ...schemaLines(c.logic.input_schema),
-    '', '## Output', ...schemaLines(c.logic.output_schema),
-    '', '## Telemetry (opt-in)',
-    `After using the tool, POST ${baseUrl}/api/v1/tools/${id.aid} with Content-Type: application/json and`,
-    '{"execution_feedback": <HTTP-style status of your use: 200 worked, 500 failed>, "trend_keyword": "<your use case, two or more words>"}',
-    'Optionally add "validation_vote": "yes" | "no" | "partial" when you know whether it solved your task.',
-    '', '## Canonical', `${baseUrl}/api/v1/tools/${id.aid}`, '',
-  ].join('\n');
-}
-
-export function toolRoutes(app: H3, ctx: AppContext) {
-  app.get('/api/v1/tools', (event) => {
-    const q = textQuery(event, 'q', { required: false });
-    const category = enumQuery(event, 'category', PLATFORMS);
-    return toolListJson(ctx, q, category).then((text) => jsonText(event, text));
-  });
-
-  app.get('/api/v1/tools/trending', (event) => trendingListJson(ctx, intQuery(event, 'limit', LIMIT)).then((text) => jsonText(event, text)));
-
-  app.get('/api/v1/tools/:aid', (event) => lookUp(ctx, toolOf(event, ctx), callerOf(event, ctx)));
-
-  app.post('/api/v1/tools/:aid', async (event) => {
-    const tool = toolOf(event, ctx);
-    const result = await taxGate(ctx, tool, callerOf(event, ctx), () => readJsonBody(event));
-    if (!result.paid) event.res.status = 402;
-    return result.contract;
-  });
-
-  app.get('/api/v1/tools/:aid/instructions', (event) => {
-    const tool = toolOf(event, ctx);
-    const license = tool.identity.license;
-    if (!permitsInstructions(license)) {
-      const why = license ? `its licence (${one(license)}) does not permit MIT or Apache-2.0 terms` : 'its licence is unknown';
-      throw httpError(404, `No agent instructions for '${tool.identity.aid}': ${why}. Instructions are offered for MIT or Apache-2.0 tools only.`);
-    }
-    return new Response(instructionsText(tool, ctx.config.baseUrl), { headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  });
-}

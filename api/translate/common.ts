@@ -3,7 +3,7 @@
 // is worse than none (the micro_task flow asks agents for the missing one).
 import parseSpdx from 'spdx-expression-parse';
 import type { Logic, Platform, Trust } from '../../build/model/contract.ts';
-import { slugForAid } from '../../build/bench/corpus.ts';
+import { slugForAid } from '../../build/model/aid.ts';
 import { cleanText } from '../services/tax-payload.ts';
 import type { UpstreamConfig } from './upstream-fetch.ts';
 

@@ -5,6 +5,7 @@
 import type { Logic, Trust } from '../../build/model/contract.ts';
 import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
+import { TRANSLATE } from '../messages.ts';
 
 interface PeerContract {
   identity?: { aid?: unknown; name?: unknown; version?: unknown; task?: unknown; tags?: unknown; license?: unknown };
@@ -19,7 +20,7 @@ export async function peerDraft(url: string, cfg: UpstreamConfig): Promise<Draft
   const id = doc?.identity;
   const peerAid = typeof id?.aid === 'string' ? id.aid : null;
   const name = line(id?.name, 214);
-  if (!id || !peerAid || !name || !doc.logic || !doc.trust) throw new UpstreamError(502, `peer catalog (${host}) did not answer a contract`);
+  if (!id || !peerAid || !name || !doc.logic || !doc.trust) throw new UpstreamError(502, TRANSLATE.peerNotAContract(host));
   const { reliability_score, latency_ms, status } = doc.trust;
   return {
     aid: aidOf('catalog', peerAid.replace(/-v1$/, '')),

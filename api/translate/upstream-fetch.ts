@@ -6,6 +6,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { UPSTREAM } from '../messages.ts';
+import { DomainError } from '../services/errors.ts';
 
 export interface UpstreamConfig {
   githubApi: string;
@@ -37,10 +39,14 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
   };
 }
 
-/** A failure to answer with: 404 when the upstream has no such thing, 502 when it could not be used. */
-export class UpstreamError extends Error {
-  constructor(readonly status: 404 | 502, message: string, readonly tooLarge = false) {
-    super(message);
+/** An upstream failure: `not_found` when the upstream has no such thing, `upstream` when it could not be used. */
+export class UpstreamError extends DomainError {
+  constructor(
+    readonly status: 404 | 502,
+    message: string,
+    readonly tooLarge = false,
+  ) {
+    super(status === 404 ? 'not_found' : 'upstream', message);
   }
 }
 
@@ -137,26 +143,26 @@ export async function fetchUpstreamJson(rawUrl: string, cfg: UpstreamConfig, nam
       res = await requestOnce(url, cfg, { accept: 'application/json', ...options.headers }, deadline);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ETOOLARGE') throw new UpstreamError(502, `${name} answered more than ${cfg.maxBytes / 1024 / 1024} MB`, true);
-      if (code === 'EPRIVATE') throw new UpstreamError(502, `${name} (${url.host}) refused: not a public address`);
-      if (code === 'ETIMEDOUT') throw new UpstreamError(502, `${name} (${url.host}) did not answer within ${cfg.timeoutMs / 1000} s`);
-      throw new UpstreamError(502, `${name} (${url.host}) is unreachable (${code ?? 'network error'})`);
+      if (code === 'ETOOLARGE') throw new UpstreamError(502, UPSTREAM.tooLarge(name, cfg.maxBytes / 1024 / 1024), true);
+      if (code === 'EPRIVATE') throw new UpstreamError(502, UPSTREAM.notPublic(name, url.host));
+      if (code === 'ETIMEDOUT') throw new UpstreamError(502, UPSTREAM.timeout(name, url.host, cfg.timeoutMs / 1000));
+      throw new UpstreamError(502, UPSTREAM.unreachable(name, url.host, code ?? 'network error'));
     }
     if (res.status >= 300 && res.status < 400 && res.location) {
       const next = new URL(res.location, url);
       // Same host only: a redirect is how an allowed host could send us anywhere.
       if (next.host !== url.host || next.protocol !== url.protocol || hops >= 3) {
-        throw new UpstreamError(502, `${name} (${url.host}) redirected elsewhere; not followed`);
+        throw new UpstreamError(502, UPSTREAM.redirectedAway(name, url.host));
       }
       url = next;
       continue;
     }
-    if (res.status === 404 || res.status === 410) throw new UpstreamError(404, `${name} (${url.host}) has no such entry: ${url.pathname.slice(0, 200)} answered ${res.status}`);
-    if (res.status < 200 || res.status > 299) throw new UpstreamError(502, `${name} (${url.host}) answered ${res.status}`);
+    if (res.status === 404 || res.status === 410) throw new UpstreamError(404, UPSTREAM.noSuchEntry(name, url.host, url.pathname, res.status));
+    if (res.status < 200 || res.status > 299) throw new UpstreamError(502, UPSTREAM.badStatus(name, url.host, res.status));
     try {
       return JSON.parse(res.body.toString('utf8'));
     } catch {
-      throw new UpstreamError(502, `${name} (${url.host}) answered something that is not JSON`);
+      throw new UpstreamError(502, UPSTREAM.notJson(name, url.host));
     }
   }
 }

@@ -5,10 +5,10 @@
 // changes its auth is queued for review instead of replacing it silently.
 import { type ApiManifest, type Auth, validateManifest } from '../../build/apis/manifest.ts';
 import { refreshApis } from './catalog-sync.ts';
-import { ContractInvalidError } from './catalog-writes.ts';
 import type { AppContext } from '../context.ts';
-import { httpError } from '../http/errors.ts';
-import type { Suggestion } from '../state/review-queue/file.ts';
+import { ADMIN } from '../messages.ts';
+import { ContractInvalidError, DomainError, type Loc } from '../services/errors.ts';
+import type { Suggestion } from '../state/review-queue/types.ts';
 import type { ApiRecord } from '../services/apis.ts';
 import { withCatalogWrite } from './write-lock.ts';
 
@@ -32,10 +32,10 @@ export function protectedChanges(current: ApiRecord, next: ApiManifest): string[
   return changes;
 }
 
-/** Validates (throws ContractInvalidError with every problem) and returns the manifest typed. */
-export function checkedManifest(value: unknown): ApiManifest {
+/** Validates (throws ContractInvalidError with every problem under `at`) and returns the manifest typed. */
+export function checkedManifest(value: unknown, at: Loc = ['body']): ApiManifest {
   const errors = validateManifest(value);
-  if (errors.length) throw new ContractInvalidError(errors);
+  if (errors.length) throw new ContractInvalidError(errors, at);
   return value as ApiManifest;
 }
 
@@ -47,8 +47,8 @@ async function store(ctx: WriteCtx, m: ApiManifest): Promise<ApiWriteResult> {
 }
 
 /** Stores a manifest, or queues it (202) when it would change a verified manifest's base_url or auth. */
-export async function putApi(ctx: WriteCtx, value: unknown, note: string): Promise<ApiWriteResult> {
-  const m = checkedManifest(value);
+export async function putApi(ctx: WriteCtx, value: unknown, note: string, at: Loc = ['body']): Promise<ApiWriteResult> {
+  const m = checkedManifest(value, at);
   return writingApi(ctx, m.service_name, async () => {
     // Served = verified: only a manifest agents are handed today is protected.
     const current = ctx.apis.byName.get(m.service_name);
@@ -57,7 +57,7 @@ export async function putApi(ctx: WriteCtx, value: unknown, note: string): Promi
     const ticket = await ctx.reviewQueue.submit({
       kind: 'api', aid: m.service_name, field: null, value: JSON.stringify(m), agent: 'unknown', note: `${note}: ${changes.join('; ')}`,
     });
-    if (!ticket) throw httpError(409, `The same change to ${m.service_name} is already waiting for review, or the review queue is full`);
+    if (!ticket) throw new DomainError('conflict', ADMIN.manifestChangeQueued(m.service_name));
     return { status: 'queued', service_name: m.service_name, ticket: ticket.id, changes };
   });
 }
@@ -65,9 +65,13 @@ export async function putApi(ctx: WriteCtx, value: unknown, note: string): Promi
 /** Applies an accepted `api` ticket: the reviewer has seen the change, so it is stored as is. */
 export async function acceptApi(ctx: WriteCtx, s: Suggestion): Promise<{ aid: string; created: boolean; field: null }> {
   let value: unknown;
-  try { value = JSON.parse(s.value); } catch { throw httpError(422, 'the queued manifest is not valid JSON; reject it'); }
-  const m = checkedManifest(value);
-  if (m.service_name !== s.aid) throw httpError(409, 'the queued manifest names another service than its ticket; reject it');
+  try {
+    value = JSON.parse(s.value);
+  } catch {
+    throw new DomainError('invalid', ADMIN.queuedManifestNotJson);
+  }
+  const m = checkedManifest(value, ['contribution', 'manifest']);
+  if (m.service_name !== s.aid) throw new DomainError('conflict', ADMIN.queuedManifestOtherService);
   const r = await writingApi(ctx, m.service_name, () => store(ctx, m));
   return { aid: r.service_name, created: r.status === 'ok' && r.created, field: null };
 }

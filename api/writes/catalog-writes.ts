@@ -7,9 +7,10 @@
 import type { CatalogStore } from '../../build/catalog/catalog-store.ts';
 import type { ToolContract } from '../../build/model/contract.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
-import { type FieldError, validateContract } from '../../build/model/validate-contract.ts';
+import { validateContract } from '../../build/model/validate-contract.ts';
 import { refreshTools, replaceTools } from './catalog-sync.ts';
-import { pointerSegments, toolNotFound, validationError } from '../http/errors.ts';
+import { CATALOG } from '../messages.ts';
+import { ContractInvalidError, DomainError, type Loc } from '../services/errors.ts';
 import type { RebuildScheduler } from '../rebuild/scheduler.ts';
 import type { ToolSearch } from '../services/tool-search.ts';
 import { withCatalogWrite } from './write-lock.ts';
@@ -24,17 +25,6 @@ export interface WriteContext {
 
 export const COMMAND_FIELDS = ['install_cmd', 'execute_cmd'] as const;
 export type CommandField = (typeof COMMAND_FIELDS)[number];
-
-export class ContractInvalidError extends Error {
-  constructor(readonly errors: FieldError[]) {
-    super(errors.map((e) => `${e.path}: ${e.message}`).join('; '));
-  }
-}
-
-/** The 422 naming every bad field, FastAPI style, under `prefix` (e.g. ['body']). */
-export function contractValidationError(errors: FieldError[], prefix: (string | number)[]) {
-  return validationError(errors.map((e) => ({ loc: [...prefix, ...pointerSegments(e.path)], msg: e.message, type: 'value_error' })));
-}
 
 /** The contract as the catalog file holds it: blocks in their usual order, `$schema` (editor help) kept when given. */
 function fileForm(c: ToolContract): ToolContract {
@@ -76,16 +66,20 @@ async function commit(ctx: WriteContext, contracts: ToolContract[]): Promise<boo
   return created;
 }
 
-/** Validates a whole contract (throws ContractInvalidError) and returns it in file form. */
-export function checkedContract(value: unknown): ToolContract {
+/** Validates a whole contract (throws ContractInvalidError, items under `at`) and returns it in file form. */
+export function checkedContract(value: unknown, at: Loc = ['body']): ToolContract {
   const errors = validateContract(value);
-  if (errors.length) throw new ContractInvalidError(errors);
+  if (errors.length) throw new ContractInvalidError(errors, at);
   return fileForm(value as ToolContract);
 }
 
 /** Ingest: the stored contract is replaced whole (blocks absent from `value` are gone afterwards). */
-export async function putContract(ctx: WriteContext, value: unknown): Promise<{ aid: string; created: boolean; contract: ToolContract }> {
-  const contract = checkedContract(value);
+export async function putContract(
+  ctx: WriteContext,
+  value: unknown,
+  at: Loc = ['body'],
+): Promise<{ aid: string; created: boolean; contract: ToolContract }> {
+  const contract = checkedContract(value, at);
   return writingTools(ctx, [contract.identity.aid], async () => {
     const [created] = await commit(ctx, [contract]);
     return { aid: contract.identity.aid, created: created ?? false, contract };
@@ -117,11 +111,17 @@ export async function updateTrust(ctx: WriteContext, entries: TrustEntry[], calc
 }
 
 /** Sets one command of the current contract (an accepted micro_translation or fix). */
-export async function setCommand(ctx: WriteContext, aid: string, field: CommandField, value: string): Promise<ToolContract> {
+export async function setCommand(
+  ctx: WriteContext,
+  aid: string,
+  field: CommandField,
+  value: string,
+  at: Loc = ['contribution'],
+): Promise<ToolContract> {
   return writingTools(ctx, [aid], async () => {
     const current = ctx.snapshot.byAid.get(aid);
-    if (!current) throw toolNotFound(aid);
-    const next = checkedContract({ ...current, action: { ...current.action, [field]: value } });
+    if (!current) throw new DomainError('not_found', CATALOG.toolNotFound(aid));
+    const next = checkedContract({ ...current, action: { ...current.action, [field]: value } }, at);
     await commit(ctx, [next]);
     return next;
   });

@@ -5,7 +5,8 @@
 // re-reads the records it touches from the store once it holds the lock (catalog-writes.ts).
 import { tryLock } from '../../build/catalog/storage/redis-lock.ts';
 import type { CatalogOverlay } from '../../build/catalog/storage/redis-overlay.ts';
-import { httpError } from '../http/errors.ts';
+import { CATALOG } from '../messages.ts';
+import { DomainError } from '../services/errors.ts';
 
 // Per context, the tail of the chain of writes; each write starts after the previous one settled.
 const locks = new WeakMap<object, Promise<unknown>>();
@@ -31,7 +32,7 @@ export async function withSharedWriteLock<T>(overlay: CatalogOverlay | undefined
   let lock = await tryLock(client, overlay.names.writeLock, SHARED_LOCK_TTL_MS);
   while (!lock) {
     if (Date.now() > deadline) {
-      throw httpError(503, 'Another instance is writing the catalog; nothing was changed, please retry shortly.', { 'retry-after': '2' });
+      throw new DomainError('unavailable', CATALOG.writeLockBusy, 2);
     }
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 100);

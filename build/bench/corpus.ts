@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
+import { slugForAid } from '../model/aid.ts';
 import type { ToolContract } from '../model/contract.ts';
 import { writeFiles } from '../pipeline/write-files.ts';
 
@@ -40,10 +41,6 @@ export async function readCorpus(limit = Infinity, file = corpusPath()): Promise
   // Interleave registries the way the file does not: a small N should still hold both platforms.
   out.sort((a, b) => a.rank - b.rank || (a.registry < b.registry ? -1 : 1));
   return out.slice(0, limit);
-}
-
-export function slugForAid(name: string): string {
-  return name.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 110) || 'x';
 }
 
 /** Popularity prior in [0.52, 0.97]: the most downloaded package scores highest, on a log scale of rank. */

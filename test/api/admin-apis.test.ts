@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DEFINITION_HOSTS, definitionHosts } from '../../api/routes/admin-apis.ts';
+import { DEFAULT_DEFINITION_HOSTS, definitionHosts } from '../../api/services/api-compile.ts';
 import { validateManifest } from '../../build/apis/manifest.ts';
 import { sampleManifest } from '../helpers/api-manifests.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';

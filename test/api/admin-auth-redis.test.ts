@@ -2,7 +2,8 @@
 // Retry-After) instead of checking secrets uncounted. (Counting across instances: redis-conformance.test.ts.)
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { HTTPError } from 'h3';
+import { answerOf } from '../../api/http/errors.ts';
+import { DomainError } from '../../api/services/errors.ts';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAuthFailures } from '../../api/state/admin-auth/redis.ts';
@@ -24,9 +25,10 @@ describe('admin lockout on an unreachable Redis', () => {
     const failures = redisAuthFailures({ client });
     for (const attempt of [failures.lockedFor('203.0.113.7'), failures.fail('203.0.113.7')]) {
       const error = await attempt.then(() => null, (e: unknown) => e);
-      expect(error).toBeInstanceOf(HTTPError);
-      expect((error as HTTPError).status).toBe(503);
-      expect((error as HTTPError).headers?.get('retry-after')).toBe('5');
+      expect(error).toBeInstanceOf(DomainError);
+      const answer = answerOf(error as DomainError);
+      expect(answer.status).toBe(503);
+      expect(answer.headers.get('retry-after')).toBe('5');
     }
   });
 });

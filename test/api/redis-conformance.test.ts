@@ -5,11 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthFailures, memoryAuthFailures } from '../../api/state/admin-auth/memory.ts';
+import { memoryAuthFailures } from '../../api/state/admin-auth/memory.ts';
+import type { AuthFailures } from '../../api/state/admin-auth/types.ts';
 import { redisAuthFailures } from '../../api/state/admin-auth/redis.ts';
-import { type RateLimiter, tokenBucketLimiter } from '../../api/state/rate-limit/memory.ts';
+import { tokenBucketLimiter } from '../../api/state/rate-limit/memory.ts';
+import type { RateLimiter } from '../../api/state/rate-limit/types.ts';
 import { redisRateLimiter } from '../../api/state/rate-limit/redis.ts';
-import { fileReviewQueue, type NewSuggestion, type ReviewQueue } from '../../api/state/review-queue/file.ts';
+import { fileReviewQueue } from '../../api/state/review-queue/file.ts';
+import type { NewSuggestion, ReviewQueue } from '../../api/state/review-queue/types.ts';
 import { redisReviewQueue } from '../../api/state/review-queue/redis.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_CLASSES, type AgentClass } from '../../api/http/client.ts';
+import { AGENT_CLASSES, type AgentClass } from '../../api/services/agent-class.ts';
 import { Aggregator, MAX_CLIENTS_PER_TOOL, MAX_KEYWORDS_PER_TOOL } from '../../api/state/telemetry/aggregator.ts';
 import { fileTelemetryStore } from '../../api/state/telemetry/file.ts';
 import { redisTelemetryStore } from '../../api/state/telemetry/redis.ts';

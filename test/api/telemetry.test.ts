@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentClass } from '../../api/http/client.ts';
+import { agentClass } from '../../api/services/agent-class.ts';
 import { tokenBucketLimiter } from '../../api/state/rate-limit/memory.ts';
 import { Aggregator } from '../../api/state/telemetry/aggregator.ts';
 import { fileTelemetryStore } from '../../api/state/telemetry/file.ts';

@@ -2,7 +2,8 @@
 // writes queue behind the holder, a holder that died stops blocking once its lock expires, and a write
 // that cannot get the lock in time answers 503 having changed nothing. (The end-to-end race of two real
 // server processes is in redis-overlay.test.ts.)
-import { HTTPError } from 'h3';
+import { answerOf } from '../../api/http/errors.ts';
+import { DomainError } from '../../api/services/errors.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CatalogOverlay, redisOverlay } from '../../build/catalog/storage/redis-overlay.ts';
 import { withSharedWriteLock, withWriteLock } from '../../api/writes/write-lock.ts';
@@ -63,9 +64,10 @@ describe('shared catalog write lock', () => {
     await overlay.client().set(overlay.names.writeLock, 'busy-host:1:x', 'PX', 10_000);
     let ran = false;
     const error = await withSharedWriteLock(overlay, async () => { ran = true; }, 300).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HTTPError);
-    expect((error as HTTPError).status).toBe(503);
-    expect((error as HTTPError).headers?.get('retry-after')).toBe('2');
+    expect(error).toBeInstanceOf(DomainError);
+    const answer = answerOf(error as DomainError);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('2');
     expect(ran).toBe(false);
     // Someone else's lock is never released by the refused writer.
     expect(await overlay.client().get(overlay.names.writeLock)).toBe('busy-host:1:x');

@@ -3,8 +3,9 @@
 // Redis's clock, so ten wrong guesses spread over ten instances lock the client out of all of them.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { type AuthFailures, FAILURE_WINDOW_MS, MAX_FAILURES } from './memory.ts';
-import { httpError } from '../../http/errors.ts';
+import { ADMIN } from '../../messages.ts';
+import { DomainError } from '../../services/errors.ts';
+import { type AuthFailures, FAILURE_WINDOW_MS, MAX_FAILURES } from './types.ts';
 import { luaNowMs } from '../redis-clock.ts';
 
 // KEYS[1] list; ARGV: max, windowMs, now (ms, or -1 for Redis's clock).
@@ -50,7 +51,7 @@ export function redisAuthFailures({ client, prefix = 'tcc:', max = MAX_FAILURES,
     try {
       return Number(await script.call(client, keyOf(c), max, windowMs, at()));
     } catch {
-      throw httpError(503, 'Admin is unavailable while the shared state (Redis) is unreachable; retry later.', { 'retry-after': '5' });
+      throw new DomainError('unavailable', ADMIN.sharedStateDown, 5);
     }
   };
   return {

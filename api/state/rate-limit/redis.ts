@@ -4,7 +4,7 @@
 // own (TIME), so API hosts with skewed clocks agree. Idle buckets expire once they would be full again.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { RateLimiter } from './memory.ts';
+import type { RateLimiter } from './types.ts';
 import { luaNowMs } from '../redis-clock.ts';
 
 const TAKE = `

@@ -6,7 +6,7 @@
 // Keys (prefix `tcc:`): review:items (hash id -> JSON), review:dedupe (hash digest of aid/field/value -> id).
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { dedupeKey, type ReviewQueue, SAFE_ID, type Suggestion, suggestionId } from './file.ts';
+import { dedupeKey, type ReviewQueue, SAFE_ID, type Suggestion, suggestionId } from './types.ts';
 
 const SUBMIT = `
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end

@@ -1,6 +1,6 @@
 // Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
 // can never lose an update; persistence is the event log's job, this only folds events into counts.
-import type { AgentClass } from '../../http/client.ts';
+import type { AgentClass } from '../../services/agent-class.ts';
 import { type LoggedEvent, outcomeOf, type TelemetryTotals, type ToolCounters, type ToolEvidence, type TrustCounters, type VoteCounts } from './types.ts';
 
 /**

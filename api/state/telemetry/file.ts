@@ -9,7 +9,7 @@
 //   close: a GET never waits for the disk and a flood of GETs adds one line per interval, at the price
 //   of losing at most that interval's lookup counts in a crash (never a report).
 import path from 'node:path';
-import type { AgentClass } from '../../http/client.ts';
+import type { AgentClass } from '../../services/agent-class.ts';
 import { Aggregator } from './aggregator.ts';
 import { EventLog } from './event-log.ts';
 import type { TelemetryStore } from './types.ts';

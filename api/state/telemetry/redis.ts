@@ -12,7 +12,7 @@
 // for trust evidence telemetry:clients:<aid> (hash client hash -> successes * 2^26 + failures, so one
 // HINCRBY counts either), telemetry:judged (set of aids with clients), telemetry:client-entries (count).
 import type { Redis } from 'ioredis';
-import type { AgentClass } from '../../http/client.ts';
+import type { AgentClass } from '../../services/agent-class.ts';
 import { MAX_CLIENTS_PER_TOOL, MAX_CLIENTS_TOTAL, MAX_KEYWORDS_PER_TOOL, MAX_KEYWORDS_TOTAL, TOP_KEYWORDS } from './aggregator.ts';
 import { staleReads } from './stale-reads.ts';
 import { outcomeOf, type TelemetryStore, type TelemetryTotals, type ToolCounters, type ToolEvidence, type TrustCounters, type VoteCounts } from './types.ts';

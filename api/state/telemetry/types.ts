@@ -2,7 +2,7 @@
 // (the file event log today, Redis later) implements. Nothing here identifies a person: no IPs, no raw
 // user agents, only a coarse agent class.
 import type { TrustTelemetry } from '../../../build/model/views.ts';
-import type { AgentClass } from '../../http/client.ts';
+import type { AgentClass } from '../../services/agent-class.ts';
 
 export const VOTES = ['yes', 'no', 'partial'] as const;
 export type Vote = (typeof VOTES)[number];

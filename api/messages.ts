@@ -1,0 +1,118 @@
+// Every sentence the API says to a caller, in one place: REST error details, FastAPI-style validation
+// messages, MCP tool errors. Wording here is part of the interface (clients of the original FastAPI service
+// match some of it), so change it deliberately. Values from the request are clipped before they are quoted.
+
+const clip = (s: string, n: number) => s.slice(0, n);
+
+/** FastAPI's own validation wording, kept so existing clients recognise the errors. */
+export const VALIDATION = {
+  required: 'Field required',
+  extra: 'Extra inputs are not permitted',
+  notAnObject: 'Input should be a valid dictionary or object',
+  notAnInteger: 'Input should be a valid integer, unable to parse string as an integer',
+  tooLong: (max: number) => `String should have at most ${max} characters`,
+  tooShort: (min: number) => `String should have at least ${min} character(s)`,
+  atLeast: (min: number) => `Input should be greater than or equal to ${min}`,
+  atMost: (max: number) => `Input should be less than or equal to ${max}`,
+  oneOf: (list: string) => `Input should be ${list}`,
+  oneOfValues: (values: unknown[]) => `Input should be one of ${values.map((v) => `'${String(v)}'`).join(', ')}`,
+  ofType: (types: string) => `Input should be ${types.replace(',', ' or ')}`,
+  ofFormat: (format: string) => `Input should be a valid ${format}`,
+  atMostItems: (max: number) => `List should have at most ${max} items`,
+  invalidValue: 'Invalid value',
+  jsonDecode: (reason: string) => `JSON decode error: ${clip(reason, 200)}`,
+  trendKeywordWords: 'Value error, trend_keyword must be two or more words',
+  duplicateAid: 'Duplicate aid in the batch',
+} as const;
+
+export const HTTP = {
+  badRequest: 'Bad Request',
+  notFound: 'Not Found',
+  methodNotAllowed: 'Method Not Allowed',
+  serverError: 'Internal Server Error',
+  pathTooLong: (max: number) => `Request path too long: the limit is ${max} characters`,
+  bodyTooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
+  bodyIncomplete: 'Request body incomplete: the connection closed before the whole body arrived',
+  unsupportedMediaType: (type: string) => `Unsupported Media Type: send the body as application/json (got ${clip(type, 60)})`,
+  crossOriginAdmin: 'Cross-origin requests are not allowed on admin routes',
+  /** Default details by status, for errors that bring none. */
+  defaults: {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    413: 'Request body too large',
+    415: 'Unsupported Media Type',
+    429: 'Too Many Requests',
+    503: 'Service Unavailable',
+  } as Record<number, string>,
+} as const;
+
+export const CATALOG = {
+  toolNotFound: (aid: string) => `Tool '${clip(aid, 140)}' not found in catalog`,
+  manifestNotFound: (name: string) => `No compiled manifest for '${clip(name, 100)}'`,
+  noInstructions: (aid: string, license: string | null) =>
+    `No agent instructions for '${aid}': ${
+      license ? `its licence (${license}) does not permit MIT or Apache-2.0 terms` : 'its licence is unknown'
+    }. Instructions are offered for MIT or Apache-2.0 tools only.`,
+  reportNotStored: 'Your report could not be stored, so nothing was recorded; please retry later.',
+  rateLimited: (s: number) => `Too many requests: retry after ${s} s`,
+  writeLockBusy: 'Another instance is writing the catalog; nothing was changed, please retry shortly.',
+} as const;
+
+export const ADMIN = {
+  disabled: 'admin disabled',
+  locked: (s: number) => `Too many wrong admin secrets: retry after ${s} s`,
+  secretRequired: 'admin secret required: send it in the X-Admin-Secret header',
+  secretWrong: 'wrong admin secret',
+  sharedStateDown: 'Admin is unavailable while the shared state (Redis) is unreachable; retry later.',
+  noEvidence: 'this telemetry backend keeps no per-client evidence',
+  contributionNotFound: (id: string) => `Contribution '${clip(id, 80)}' not found (accepted, rejected or never queued)`,
+  queuedContractNotJson: 'the queued contract is not valid JSON; reject it',
+  queuedContractOtherAid: 'the queued contract names another aid than its ticket; reject it',
+  queuedManifestNotJson: 'the queued manifest is not valid JSON; reject it',
+  queuedManifestOtherService: 'the queued manifest names another service than its ticket; reject it',
+  suggestionNeedsField: 'This suggestion names no field: send {"field": "install_cmd"} or {"field": "execute_cmd"}',
+  manifestChangeQueued: (name: string) =>
+    `The same change to ${name} is already waiting for review, or the review queue is full`,
+  compileOneSource: 'Send exactly one of url and definition',
+  compileUrlHost: (hosts: string[]) => `Unsupported URL: give an https URL on one of ${hosts.join(', ')}`,
+  compileFailed: (reason: string) => `cannot be compiled: ${reason}`,
+  compileFailedAt: (host: string, reason: string) => `the definition at ${host} cannot be compiled: ${clip(reason, 300)}`,
+} as const;
+
+export const CONTRIBUTE = {
+  shape: 'Send {"contract": {...}} or {"aid", "field", "value"}',
+  unknownAid: (aid: string) => `Tool '${aid}' is not in the catalog; propose a whole contract instead`,
+  duplicate: 'An identical contribution is already waiting for review, or the review queue is full; nothing was added.',
+} as const;
+
+export const TRANSLATE = {
+  unsupportedUrl:
+    'Unsupported URL: give a GitHub repository, a PyPI project, an npm package, or a contract URL ' +
+    '(/api/v1/tools/<aid>) on an allowed peer catalog',
+  notAContract: (kind: string, reason: string) => `the ${kind} source does not make a valid contract: ${clip(reason, 300)}`,
+  peerNotAContract: (host: string) => `peer catalog (${host}) did not answer a contract`,
+} as const;
+
+/** What an upstream (registry, GitHub, a peer catalog, a definition host) did wrong; `name` says which. */
+export const UPSTREAM = {
+  tooLarge: (name: string, mb: number) => `${name} answered more than ${mb} MB`,
+  notPublic: (name: string, host: string) => `${name} (${host}) refused: not a public address`,
+  timeout: (name: string, host: string, s: number) => `${name} (${host}) did not answer within ${s} s`,
+  unreachable: (name: string, host: string, code: string) => `${name} (${host}) is unreachable (${code})`,
+  redirectedAway: (name: string, host: string) => `${name} (${host}) redirected elsewhere; not followed`,
+  noSuchEntry: (name: string, host: string, path: string, status: number) =>
+    `${name} (${host}) has no such entry: ${clip(path, 200)} answered ${status}`,
+  badStatus: (name: string, host: string, status: number) => `${name} (${host}) answered ${status}`,
+  notJson: (name: string, host: string) => `${name} (${host}) answered something that is not JSON`,
+} as const;
+
+export const MCP = {
+  unknownTool: (name: string) => `Unknown tool: ${clip(name, 100)}. Call tools/list for the tools of this server.`,
+  invalidParams: (issues: string[]) => `Invalid params: ${issues.join('; ')}`,
+  invalidCursor: 'Invalid cursor: pass the nextCursor of the previous page unchanged',
+  invalidArguments: (clauses: string[]) => `Invalid arguments: ${clauses.join('; ')}`,
+  toolFailed: (tool: string) => `${tool} failed on the server; nothing was changed. Please retry later.`,
+} as const;
