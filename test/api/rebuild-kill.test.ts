@@ -95,11 +95,14 @@ describe('killing the server during writes and rebuilds', () => {
         }
       })();
       if (round === 1) {
-        await new Promise((r) => setTimeout(r, 400));
+        // Once writes are being acknowledged (however slow the machine), kill while more stream in.
+        const seen = acknowledged.size;
+        for (let i = 0; i < 3000 && acknowledged.size === seen; i++) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 100));
       } else {
         // Wait until a rebuild is running, then give it a moment to be mid-way.
         let running = false;
-        for (let i = 0; i < 600 && !running; i++) {
+        for (const end = Date.now() + 60_000; Date.now() < end && !running; ) {
           const st = await fetch(`${c.url}/admin/rebuild`, { headers: { 'x-admin-secret': SECRET } }).then((r) => r.json(), () => ({})) as { running?: boolean };
           running = st.running === true;
           if (!running) await new Promise((r) => setTimeout(r, 10));
@@ -121,7 +124,8 @@ describe('killing the server during writes and rebuilds', () => {
     const catalog = await expectValidCatalog(cat.catalogDir, acknowledged);
     expect(r.tools_count).toBe(catalog.length);
     let inSite: string[] = [];
-    for (let i = 0; i < 300; i++) {
+    // A generous deadline: on a loaded machine the catch-up build can take many seconds.
+    for (const end = Date.now() + 180_000; Date.now() < end; ) {
       const st = await fetch(`${child.url}/admin/rebuild`, { headers: { 'x-admin-secret': SECRET } }).then((x) => x.json()) as { running: boolean; queued: number };
       if (!st.running && st.queued === 0) {
         inSite = await expectCompleteDist(cat.distDir);
@@ -134,5 +138,5 @@ describe('killing the server during writes and rebuilds', () => {
       expect(await fsp.readFile(path.join(cat.distDir, `tools/${aid}/index.html`), 'utf8')).toContain(task);
     }
     await kill(child);
-  });
+  }, 400_000);
 });
