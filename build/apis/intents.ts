@@ -92,8 +92,20 @@ export function intentId(o: Operation): string {
   return id || o.method.toLowerCase();
 }
 
-/** The chosen operations, best first, as manifest intents. */
-export function selectIntents(operations: readonly Operation[], r: Resolver, max = MAX_INTENTS): Intent[] {
+/** Ids of all operations in definition order, unique: a repeat gets `_2`, `_3` (recipes and intents share them). */
+export function operationIds(operations: readonly Operation[]): string[] {
+  const ids = new Set<string>();
+  return operations.map((o) => {
+    const base = intentId(o);
+    let id = base;
+    for (let n = 2; ids.has(id); n++) id = `${base.slice(0, 76).replace(/_+$/, '')}_${n}`;
+    ids.add(id);
+    return id;
+  });
+}
+
+/** The chosen operations, best first, as manifest intents; `ids` are operationIds(operations). */
+export function selectIntents(operations: readonly Operation[], r: Resolver, ids = operationIds(operations), max = MAX_INTENTS): Intent[] {
   const live = operations.filter((o) => !isDeprecated(o));
   const candidates = live.length > 0 ? live : operations;
   const resourceSize = new Map<string, number>();
@@ -121,12 +133,11 @@ export function selectIntents(operations: readonly Operation[], r: Resolver, max
     kindCount.set(best.kind, (kindCount.get(best.kind) ?? 0) + 1);
     resourceCount.set(best.resource, (resourceCount.get(best.resource) ?? 0) + 1);
   }
-  const ids = new Set<string>();
   return picked.map(({ o, kind }) => {
-    const base = intentId(o);
-    let id = base;
-    for (let n = 2; ids.has(id); n++) id = `${base.slice(0, 76).replace(/_+$/, '')}_${n}`;
-    ids.add(id);
+    const id = ids[o.index] ?? intentId(o);
     return { id, method: o.method, path: o.path, params: requiredParams(o, r), returns: returnsPhrase(o, r, kind) };
   });
 }
+
+/** The returns phrase of any operation, its kind decided as for intents (recipes use it). */
+export const returnsOf = (o: Operation, r: Resolver) => returnsPhrase(o, r, kindOf(o));

@@ -78,17 +78,21 @@ export function schemaType(value: unknown, r: Resolver, depth = 0): ParamType {
 
 const MEDIA_PREFERENCE = [/^application\/json\b/, /[+/]json\b/, /^application\/x-www-form-urlencoded\b/, /^multipart\/form-data\b/];
 
+/** The media type a request body is sent as: JSON first, then forms, else the first listed. */
+export function chosenMediaType(types: readonly string[]): string | undefined {
+  return MEDIA_PREFERENCE.map((re) => types.find((t) => re.test(t))).find(Boolean) ?? types[0];
+}
+
 /** The schema of a 3.x `content` map, preferring JSON, then forms, then whatever comes first. */
 export function contentSchema(content: unknown): unknown {
   if (!isObject(content)) return undefined;
-  const types = Object.keys(content);
-  const chosen = MEDIA_PREFERENCE.map((re) => types.find((t) => re.test(t))).find(Boolean) ?? types[0];
+  const chosen = chosenMediaType(Object.keys(content));
   const media = chosen === undefined ? undefined : content[chosen];
   return isObject(media) ? media.schema : undefined;
 }
 
 /** Properties and required names of an object schema, merging `allOf` and taking the first `oneOf`/`anyOf`. */
-function objectShape(value: unknown, r: Resolver, depth = 0): { properties: Json; required: string[] } {
+export function objectShape(value: unknown, r: Resolver, depth = 0): { properties: Json; required: string[] } {
   const s = r.deref(value);
   const shape = { properties: {} as Json, required: [] as string[] };
   if (!s || depth > 4) return shape;
