@@ -144,3 +144,23 @@ export function requiredParams(o: Operation, r: Resolver): Record<string, ParamT
 }
 
 export type IntentKind = 'search' | 'list' | 'read' | 'create' | 'action' | 'update' | 'delete';
+
+/** How many top-level fields the request body has (3.x requestBody, 2.0 body or formData parameters). */
+export function bodyFieldCount(o: Operation, r: Resolver): number {
+  const params = parametersOf(o, r);
+  const form = params.filter((p) => p.in === 'formData').length;
+  if (form > 0) return form;
+  const requestBody = r.deref(o.op.requestBody);
+  const schema = requestBody ? contentSchema(requestBody.content) : params.find((p) => p.in === 'body')?.schema;
+  return schema === undefined ? 0 : Object.keys(objectShape(schema, r).properties).length;
+}
+
+/** Input cost outside the body: 0.5 per path parameter, 1 per other required one. */
+export function requiredNonBodyCost(o: Operation, r: Resolver): number {
+  let cost = 0;
+  for (const p of parametersOf(o, r)) {
+    if (p.in === 'path') cost += 0.5;
+    else if (p.in !== 'body' && p.in !== 'formData' && p.required === true) cost += 1;
+  }
+  return cost;
+}

@@ -77,6 +77,13 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
     if (values.length > 0 && values.length <= MAX_ENUM) out.enum = values;
     else if (values.length > 0) out.example = values[0];
   }
+  // Constraints the value must meet; without them an agent's guess fails validation (AWS ARNs have minLength 50).
+  if (typeof s.pattern === 'string' && s.pattern.length <= 300) out.pattern = s.pattern;
+  if (typeof s.minLength === 'number' && s.minLength > 0) out.min_length = s.minLength;
+  if (typeof s.maxLength === 'number') out.max_length = s.maxLength;
+  if (typeof s.minimum === 'number') out.minimum = s.minimum;
+  if (typeof s.maximum === 'number') out.maximum = s.maximum;
+  if (typeof s.minItems === 'number' && s.minItems > 0) out.min_items = s.minItems;
   const dflt = shortValue(s.default);
   if (dflt !== undefined) out.default = dflt;
   const example = shortValue(firstExample(outer) ?? firstExample(s));

@@ -18,7 +18,7 @@ import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER } from '../apis/recipe-schema.t
 import { distribution, TOKENIZER } from '../apis/tokens.ts';
 import { createProgress } from '../pipeline/progress.ts';
 
-const TASK_TIMEOUT_MS = 120_000;
+const TASK_TIMEOUT_MS = 300_000; // Microsoft Graph beta needs ~25 s alone, minutes on a loaded machine
 
 const { values: args } = parseArgs({
   options: {

@@ -18,7 +18,8 @@ const normalPath = (p: string) => p.split(/[#?]/)[0]?.replace(/\{[^}]*\}/g, '{}'
 
 /** Whether an intent is the flagship entry: `op:OperationId`, or `METHOD /path` matching the end of its path. */
 export function matches(entry: string, intent: Pick<Intent, 'id' | 'method' | 'path'>): boolean {
-  if (entry.startsWith('op:')) return new RegExp(`^${snakeCase(entry.slice(3))}(_\\d+)?$`).test(intent.id);
+  // AWS query-protocol operationIds carry the method (`GET_SendMessage` → get_send_message).
+  if (entry.startsWith('op:')) return new RegExp(`^((get|post)_)?${snakeCase(entry.slice(3))}(_\\d+)?$`).test(intent.id);
   const [method = '', p = ''] = entry.split(' ');
   if (method !== intent.method) return false;
   const want = normalPath(p);

@@ -1,8 +1,13 @@
 // An HTTP request built from an operation recipe alone, as an agent would: required parameters filled
 // from the recipe's example, default or first enum value, else a value of the declared type and format;
 // the body encoded as the recipe's content type; credentials placed as the manifest's auth schemes say.
+import { createRequire } from 'node:module';
 import type { Auth, AuthScheme } from '../manifest.ts';
 import type { Recipe, RecipeField, RecipeParam } from '../recipe-schema.ts';
+
+// randexp's typings declare an ES default export, but the package is CommonJS with module.exports = class.
+interface Generator { max: number; randInt: (a: number, b: number) => number; gen(): string }
+const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: string) => Generator;
 
 export interface BuiltRequest {
   method: string;
@@ -19,20 +24,56 @@ const FORMAT_VALUES: Readonly<Record<string, unknown>> = {
   byte: 'aGVsbG8=', binary: 'hello', password: 'secret-1', duration: 'P1D',
 };
 
-/** A value for one field: example, default, first enum value, else one made from type and format. */
-export function valueOf(f: Omit<RecipeField, 'name' | 'required'> & { fields?: RecipeField[] }): unknown {
+type Shape = Omit<RecipeField, 'name' | 'required'> & { fields?: RecipeField[] };
+
+/** A string meeting the pattern and length limits; randexp draws from a fixed seed, so runs repeat. */
+function stringOf(f: Shape): string {
+  let text = f.format && f.format in FORMAT_VALUES ? String(FORMAT_VALUES[f.format]) : 'example';
+  if (f.pattern) {
+    try {
+      const re = new RegExp(f.pattern, 'u');
+      const gen = new RandExp(f.pattern);
+      let seed = 1;
+      gen.randInt = (a: number, b: number) => { seed = (seed * 48271) % 2147483647; return a + (seed % (b - a + 1)); };
+      const fits = (t: string) => re.test(t) && t.length >= (f.min_length ?? 0) && t.length <= (f.max_length ?? Infinity);
+      // Repetitions grow until the length limits are met, as a person would stretch an example.
+      for (let attempt = 0, max = 4; attempt < 12; attempt++, max *= 2) {
+        gen.max = Math.min(max, Math.max(4, f.max_length ?? max));
+        const candidate = gen.gen();
+        if (fits(candidate)) return candidate;
+        text = candidate;
+      }
+    } catch {
+      // a pattern randexp or this engine cannot read: keep the plain value
+    }
+  }
+  if (f.min_length !== undefined && text.length < f.min_length) text = text.padEnd(f.min_length, text.slice(-1) || 'x');
+  if (f.max_length !== undefined && text.length > f.max_length) text = text.slice(0, f.max_length);
+  return text;
+}
+
+function numberOf(f: Shape): number {
+  const integer = f.format !== 'float' && f.format !== 'double';
+  let n = integer ? 1 : 1.5;
+  if (f.minimum !== undefined && n < f.minimum) n = integer ? Math.ceil(f.minimum) : f.minimum;
+  if (f.maximum !== undefined && n > f.maximum) n = integer ? Math.floor(f.maximum) : f.maximum;
+  return n;
+}
+
+/** A value for one field: example, default, first enum value, else one made from type, format and limits. */
+export function valueOf(f: Shape): unknown {
   if (f.example !== undefined) return f.example;
   if (f.default !== undefined) return f.default;
   if (f.enum && f.enum.length > 0) return f.type === 'array' ? [f.enum[0]] : f.enum[0];
   switch (f.type) {
-    case 'number': return f.format === 'float' || f.format === 'double' ? 1.5 : 1;
+    case 'number': return numberOf(f);
     case 'boolean': return true;
     case 'array': {
-      if (f.items === 'object') return [objectOf(f.fields ?? [])];
-      return [valueOf({ type: f.items ?? 'string', format: f.format })];
+      const item = f.items === 'object' ? objectOf(f.fields ?? []) : valueOf({ type: f.items ?? 'string', format: f.format });
+      return Array.from({ length: Math.max(1, f.min_items ?? 1) }, () => item);
     }
     case 'object': return objectOf(f.fields ?? []);
-    default: return f.format && f.format in FORMAT_VALUES ? FORMAT_VALUES[f.format] : 'example';
+    default: return stringOf(f);
   }
 }
 
