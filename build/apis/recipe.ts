@@ -69,6 +69,7 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
   if (type === 'array') {
     const items = flatSchema(s.items, r);
     out.items = schemaType(items, r);
+    if (typeof items.format === 'string' && items.format && typeof s.format !== 'string') out.format = items.format.slice(0, 40);
     if (Array.isArray(items.enum) && items.enum.length > 0 && items.enum.length <= MAX_ENUM) out.enum = items.enum.map(shortValue).filter((v) => v !== undefined);
   }
   if (typeof s.format === 'string' && s.format) out.format = s.format.slice(0, 40);
