@@ -152,9 +152,9 @@ export function authOf(doc: Json, r: Resolver, ops: readonly Operation[] = []): 
   const top = requirementsOf(doc.security)?.map(known);
   const opReqs = ops.map((o) => requirementsOf(o.op.security)?.map(known));
   let defaults = top;
-  if (!defaults || defaults.length === 0) defaults = opReqs.find((q) => q && q.some((a) => a.length > 0));
+  if (!defaults || defaults.length === 0) defaults = opReqs.find((q) => q?.some((a) => a.length > 0));
   let inferred: AuthScheme[] = [];
-  const anyRequirement = (top?.length ?? 0) > 0 || opReqs.some((q) => q && q.length > 0);
+  const anyRequirement = (top?.length ?? 0) > 0 || opReqs.some((q) => (q?.length ?? 0) > 0);
   if (byId.size === 0) {
     inferred = inferredSchemes(ops, r);
     for (const s of inferred) byId.set(s.id, s);

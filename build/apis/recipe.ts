@@ -105,6 +105,11 @@ function fieldsOf(value: unknown, r: Resolver, withDescriptions: boolean): { fie
     if (description) field.description = description;
     fields.push(field);
   }
+  // A required name the definition forgot to describe (`required: ["name"]` beside a `Name` property) is still
+  // required by a validating server: listed as a string so the request carries it.
+  for (const name of required) {
+    if (name && !(name in shape.properties)) fields.push({ name: name.slice(0, 200), required: true, type: 'string' });
+  }
   return { fields: capped(fields, MAX_FIELDS), required };
 }
 

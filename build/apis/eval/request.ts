@@ -61,7 +61,7 @@ function numberOf(f: Shape): number {
 }
 
 /** A value for one field: example, default, first enum value, else one made from type, format and limits. */
-export function valueOf(f: Shape): unknown {
+export function fillValue(f: Shape): unknown {
   if (f.example !== undefined) return f.example;
   if (f.default !== undefined) return f.default;
   if (f.enum && f.enum.length > 0) return f.type === 'array' ? [f.enum[0]] : f.enum[0];
@@ -69,7 +69,7 @@ export function valueOf(f: Shape): unknown {
     case 'number': return numberOf(f);
     case 'boolean': return true;
     case 'array': {
-      const item = f.items === 'object' ? objectOf(f.fields ?? []) : valueOf({ type: f.items ?? 'string', format: f.format });
+      const item = f.items === 'object' ? objectOf(f.fields ?? []) : fillValue({ type: f.items ?? 'string', format: f.format });
       return Array.from({ length: Math.max(1, f.min_items ?? 1) }, () => item);
     }
     case 'object': return objectOf(f.fields ?? []);
@@ -79,7 +79,7 @@ export function valueOf(f: Shape): unknown {
 
 function objectOf(fields: readonly RecipeField[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) if (f.required) out[f.name] = valueOf(f);
+  for (const f of fields) if (f.required) out[f.name] = fillValue(f);
   return out;
 }
 
@@ -114,7 +114,7 @@ function pathOf(recipe: Recipe, values: Map<string, unknown>): string {
 
 function bodyOf(contentType: string, params: readonly RecipeParam[]): string | FormData {
   const whole = params.find((p) => p.name === 'body' && params.length === 1);
-  const value = whole ? valueOf(whole) : Object.fromEntries(params.filter((p) => p.required).map((p) => [p.name, valueOf(p)]));
+  const value = whole ? fillValue(whole) : Object.fromEntries(params.filter((p) => p.required).map((p) => [p.name, fillValue(p)]));
   if (/json/.test(contentType)) return JSON.stringify(value);
   if (/x-www-form-urlencoded/.test(contentType) && typeof value === 'object' && value !== null) {
     return new URLSearchParams(Object.entries(value).map(([k, v]) => [k, asText(v)])).toString();
@@ -142,7 +142,7 @@ export function buildRequest(recipe: Recipe, auth: Auth): BuiltRequest {
     if (p.in === 'body') { body.push(p); continue; }
     if (!p.required && p.default === undefined) continue;
     if (!p.required && p.in !== 'header') continue;
-    const value = valueOf(p);
+    const value = fillValue(p);
     if (p.in === 'path') values.set(p.name, value);
     else if (p.in === 'query') {
       if (Array.isArray(value)) for (const v of value) query.append(p.name, asText(v));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileApi } from '../../../build/apis/compile.ts';
 import { matches } from '../../../build/apis/eval/flagship.ts';
 import { type PrismServer, startPrism } from '../../../build/apis/eval/prism.ts';
-import { buildRequest, valueOf } from '../../../build/apis/eval/request.ts';
+import { buildRequest, fillValue } from '../../../build/apis/eval/request.ts';
 import type { OperationsFile } from '../../../build/apis/recipe-schema.ts';
 import type { ApiManifest } from '../../../build/apis/manifest.ts';
 import { COMPILED_AT, FIXTURES } from './fixtures.ts';
@@ -52,17 +52,17 @@ describe('requests from recipes against Prism on the source definition', { timeo
   });
 });
 
-describe('valueOf', () => {
+describe('fillValue', () => {
   it('prefers example, default and enum, else meets format, pattern and limits', () => {
-    expect(valueOf({ type: 'string', example: 'e', default: 'd' })).toBe('e');
-    expect(valueOf({ type: 'number', default: 7, minimum: 10 })).toBe(7);
-    expect(valueOf({ type: 'array', items: 'string', enum: ['a', 'b'] })).toEqual(['a']);
-    expect(valueOf({ type: 'string', format: 'date-time' })).toBe('2024-01-02T03:04:05Z');
-    expect(valueOf({ type: 'number', minimum: 10, maximum: 100 })).toBe(10);
-    const arn = valueOf({ type: 'string', pattern: '^arn:aws:[a-z]+:[0-9]{12}$', min_length: 50 }) as string;
+    expect(fillValue({ type: 'string', example: 'e', default: 'd' })).toBe('e');
+    expect(fillValue({ type: 'number', default: 7, minimum: 10 })).toBe(7);
+    expect(fillValue({ type: 'array', items: 'string', enum: ['a', 'b'] })).toEqual(['a']);
+    expect(fillValue({ type: 'string', format: 'date-time' })).toBe('2024-01-02T03:04:05Z');
+    expect(fillValue({ type: 'number', minimum: 10, maximum: 100 })).toBe(10);
+    const arn = fillValue({ type: 'string', pattern: '^arn:aws:[a-z]+:[0-9]{12}$', min_length: 50 }) as string;
     expect(arn).toMatch(/^arn:aws:[a-z]+:[0-9]{12}$/);
     expect(arn.length).toBeGreaterThanOrEqual(50);
-    expect(valueOf({ type: 'string', min_length: 12, max_length: 12 })).toHaveLength(12);
+    expect(fillValue({ type: 'string', min_length: 12, max_length: 12 })).toHaveLength(12);
   });
 });
 
