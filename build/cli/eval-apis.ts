@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CACHE, type DirectoryEntry, apiFolder, ensureDirectory, listDirectory } from '../apis/directory.ts';
 import { flagshipCoverage, loadFlagship } from '../apis/eval/flagship.ts';
-import { startPrism } from '../apis/eval/prism.ts';
+import { startPrism, startPrismInProcess } from '../apis/eval/prism.ts';
 import { buildRequest } from '../apis/eval/request.ts';
 import type { ApiManifest } from '../apis/manifest.ts';
 import { assignServiceNames, specKey } from '../apis/naming.ts';
@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     catalog: { type: 'string', default: 'catalog/apis' },
     dir: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    // One `prism mock` CLI process per API instead of Prism's server in this process (same validation).
+    processes: { type: 'boolean', default: false },
   },
 });
 
@@ -61,7 +63,7 @@ const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) 
 async function evaluate(api: Api, tally: Tally): Promise<void> {
   let prism: Awaited<ReturnType<typeof startPrism>>;
   try {
-    prism = await startPrism(api.entry.file);
+    prism = await (args.processes ? startPrism(api.entry.file) : startPrismInProcess(api.entry.file));
   } catch (e) {
     tally.failedApis.push(`${api.name}: ${(e as Error).message.slice(0, 160)}`);
     return;
@@ -113,7 +115,8 @@ async function main(): Promise<void> {
   const population = compiled.filter((a) => a.entry.size <= maxBytes);
   const sample = shuffled(population, seeded(seed)).slice(0, sampleSize);
   out(`eval:apis  seed ${seed}  sample ${sample.length} of ${population.length} compiled APIs with definitions ≤ ${args['max-mb']} MB`
-    + ` (${compiled.length - population.length} larger ones left out)  prism concurrency ${concurrency}`);
+    + ` (${compiled.length - population.length} larger ones left out)  prism concurrency ${concurrency}`
+    + ` (${args.processes ? 'one prism-cli mock process per API' : 'Prism servers in this process'})`);
 
   const tally: Tally = { total: 0, accepted: 0, writes: 0, writesAccepted: 0, reasons: new Map(), failedApis: [] };
   const started = performance.now();

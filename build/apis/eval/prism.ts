@@ -48,6 +48,70 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => { for (const child of running) child.kill('SIGKILL'); });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
+/**
+ * `prism mock` without its CLI process: the same three calls its mock command makes
+ * (getHttpOperationsFromSpec, prism-http-server's createServer with request validation and security checks,
+ * listen), in this process. Starting a Node process and loading Prism's modules for each API costs more
+ * CPU than the mock itself; on a loaded machine that decides whether 300 APIs take 20 minutes or two hours.
+ */
+async function sendTo(port: number, request: BuiltRequest): Promise<Verdict> {
+  const res = await fetch(`http://127.0.0.1:${port}${request.url}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const text = await res.text();
+  const violations = res.headers.get('sl-violations');
+  if (violations) {
+    try {
+      const list = JSON.parse(violations) as { severity?: string; message?: string; path?: string[] }[];
+      // Prism also checks the response it generated itself; only violations of the request count.
+      const error = list.find((v) => String(v.severity).toLowerCase() === 'error' && !/^response\b/i.test(v.message ?? ''));
+      if (error) return { accepted: false, status: res.status, reason: `violation: ${(error.path ?? []).join('.')} ${error.message ?? ''}`.slice(0, 200) };
+    } catch {
+      return { accepted: false, status: res.status, reason: 'violation (unparsable header)' };
+    }
+  }
+  const error = REQUEST_ERRORS.exec(text.slice(0, 500));
+  if (error && /problem\+json/.test(res.headers.get('content-type') ?? '')) {
+    let detail = '';
+    try {
+      const problem = JSON.parse(text) as { detail?: string; validation?: { location?: string[]; message?: string }[] };
+      const first = problem.validation?.[0];
+      detail = first ? `${(first.location ?? []).join('.')} ${first.message ?? ''}` : (problem.detail ?? '');
+    } catch { /* the error name is enough */ }
+    return { accepted: false, status: res.status, reason: `${error[1]}: ${detail}`.slice(0, 200) };
+  }
+  return { accepted: true, status: res.status };
+}
+
+export async function startPrismInProcess(definitionFile: string): Promise<PrismServer> {
+  const require = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json'));
+  const { getHttpOperationsFromSpec } = require('@stoplight/prism-http') as {
+    getHttpOperationsFromSpec(file: string): Promise<unknown[]>;
+  };
+  const { createServer } = require('@stoplight/prism-http-server') as {
+    createServer(ops: unknown[], opts: unknown): { listen(port: number, host: string): Promise<string>; close(): Promise<void> };
+  };
+  const { createLogger } = require('@stoplight/prism-core') as { createLogger(name: string, opts: unknown): unknown };
+  const operations = await getHttpOperationsFromSpec(definitionFile);
+  if (operations.length === 0) throw new Error('No operations found in the current file.');
+  const logger = createLogger('EVAL', { level: 'silent' });
+  const server = createServer(operations, {
+    cors: false,
+    config: {
+      validateRequest: true, validateResponse: true, checkSecurity: true, errors: false, upstreamProxy: undefined,
+      mock: { dynamic: false, ignoreExamples: false }, isProxy: false,
+    },
+    components: { logger },
+  });
+  const port = await freePort();
+  await server.listen(port, '127.0.0.1');
+  return { port, send: (request) => sendTo(port, request), close: () => server.close() };
+}
+
 export async function startPrism(definitionFile: string): Promise<PrismServer> {
   const port = await freePort();
   const child: ChildProcess = spawn('nice', ['-n', '10', process.execPath, prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), definitionFile], {
@@ -73,38 +137,7 @@ export async function startPrism(definitionFile: string): Promise<PrismServer> {
 
   return {
     port,
-    async send(request) {
-      const res = await fetch(`http://127.0.0.1:${port}${request.url}`, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      const text = await res.text();
-      const violations = res.headers.get('sl-violations');
-      if (violations) {
-        try {
-          const list = JSON.parse(violations) as { severity?: string; message?: string; path?: string[] }[];
-          // Prism also checks the response it generated itself; only violations of the request count.
-          const error = list.find((v) => String(v.severity).toLowerCase() === 'error' && !/^response\b/i.test(v.message ?? ''));
-          if (error) return { accepted: false, status: res.status, reason: `violation: ${(error.path ?? []).join('.')} ${error.message ?? ''}`.slice(0, 200) };
-        } catch {
-          return { accepted: false, status: res.status, reason: 'violation (unparsable header)' };
-        }
-      }
-      const error = REQUEST_ERRORS.exec(text.slice(0, 500));
-      if (error && /problem\+json/.test(res.headers.get('content-type') ?? '')) {
-        let detail = '';
-        try {
-          const problem = JSON.parse(text) as { detail?: string; validation?: { location?: string[]; message?: string }[] };
-          const first = problem.validation?.[0];
-          detail = first ? `${(first.location ?? []).join('.')} ${first.message ?? ''}` : (problem.detail ?? '');
-        } catch { /* the error name is enough */ }
-        return { accepted: false, status: res.status, reason: `${error[1]}: ${detail}`.slice(0, 200) };
-      }
-      return { accepted: true, status: res.status };
-    },
+    send: (request) => sendTo(port, request),
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
