@@ -127,7 +127,10 @@ async function main(): Promise<void> {
       const api: Api = { ...a, manifest: readJson(path.join(catalog, `${a.name}.json`)), operations: readOperationsFile(operationsFilePath(catalog, a.name)) as OperationsFile };
       await evaluate(api, tally);
       done++;
-      if (done % 10 === 0) log(`  ${done}/${sample.length} APIs, ${fmt(tally.total)} operations, ${pct(tally.accepted, tally.total)} accepted, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      if (done % 10 === 0) {
+        log(`  ${done}/${sample.length} APIs, ${fmt(tally.total)} operations, ${pct(tally.accepted, tally.total)} accepted, `
+          + `writes ${pct(tally.writesAccepted, tally.writes)} (${fmt(tally.writes)}), ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      }
     }
   }));
   const seconds = (performance.now() - started) / 1000;

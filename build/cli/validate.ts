@@ -1,6 +1,6 @@
 // npm run validate [-- PATHS]: checks contract files and API manifests (catalog/apis, or any path in an
 // `apis` folder); one line per error, exit 1 on any error.
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore, type StoredFile } from '../catalog/catalog-store.ts';
 import { loadConfig } from '../config.ts';
@@ -49,7 +49,9 @@ if (args.length) {
   [tools, apis, operations] = await Promise.all([
     store.readAll('tools'),
     store.readAll('apis'),
-    fromPaths([path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER)]),
+    // A catalog without recipes (tools only, or manifests ingested by hand) has no such folder.
+    existsSync(path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER))
+      ? fromPaths([path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER)]) : Promise.resolve([]),
   ]);
 }
 const toolCheck = checkToolFiles(tools);
