@@ -5,7 +5,7 @@ import { CompileError, compileManifest } from '../../build/apis/compile.ts';
 import type { ApiManifest } from '../../build/apis/manifest.ts';
 import { candidateName } from '../../build/apis/naming.ts';
 import { isObject } from '../../build/apis/refs.ts';
-import { baseUrlOf, specIdOf } from '../../build/apis/source.ts';
+import { hostnameOf, serverOf, specIdOf } from '../../build/apis/source.ts';
 import type Type from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ADMIN } from '../messages.ts';
@@ -43,14 +43,14 @@ function serviceNameOf(doc: Record<string, unknown>, requested: string | undefin
   if (requested) return requested;
   const id = specIdOf(doc);
   if (id) return candidateName(id);
-  const base = baseUrlOf(doc);
-  return base ? candidateName({ provider: new URL(base).hostname }) : 'api';
+  const host = hostnameOf(serverOf(doc));
+  return host ? candidateName({ provider: host }) : 'api';
 }
 
 /** One definition → one manifest; `blame` says whose data failed (the caller's body or the upstream). */
 async function compile(definition: unknown, body: CompileBody, blame: (reason: string) => Error): Promise<ApiManifest> {
   if (!isObject(definition)) throw blame('the definition is not a JSON object');
-  const host = baseUrlOf(definition);
+  const host = hostnameOf(serverOf(definition));
   const directory = specIdOf(definition);
   try {
     const m = await compileManifest({
@@ -58,7 +58,7 @@ async function compile(definition: unknown, body: CompileBody, blame: (reason: s
       serviceName: serviceNameOf(definition, body.service_name),
       compiledAt: new Date().toISOString(),
       // Outside the directory there is no APIs.guru URL: name the provider by its host instead.
-      specId: directory ?? { provider: host ? new URL(host).hostname : 'unknown' },
+      specId: directory ?? { provider: host ?? 'unknown' },
     });
     const source = body.source_url ?? body.url ?? (directory ? m.source_url : m.manifest.base_url);
     return { ...m, source_url: source };

@@ -3,13 +3,15 @@
 // `compiledAt` is passed in). Offline: references are resolved locally and never fetched.
 import { authOf } from './auth.ts';
 import { chooseCategory, chooseTags, directoryCategories } from './categories.ts';
-import { selectIntents } from './intents.ts';
+import { operationIds, returnsOf, selectIntents } from './intents.ts';
 import type { ApiManifest, ManifestBody } from './manifest.ts';
 import type { SpecId } from './naming.ts';
 import { listOperations } from './operation.ts';
+import { buildRecipe } from './recipe.ts';
+import type { OperationsFile } from './recipe-schema.ts';
 import { createResolver, isObject, type Json, type Resolver } from './refs.ts';
 import { plainText } from './returns.ts';
-import { baseUrlOf, sourceUrlOf, specIdOf } from './source.ts';
+import { serverOf, sourceUrlOf, specIdOf } from './source.ts';
 import { countTokens } from './tokens.ts';
 import { reliabilityScore } from './trust.ts';
 
@@ -33,7 +35,17 @@ export class CompileError extends Error {
 /** The compact JSON the manifest token count is taken of (what an agent would be handed). */
 export const manifestText = (body: ManifestBody) => JSON.stringify(body);
 
+export interface CompiledApi {
+  manifest: ApiManifest;
+  /** Recipes of every operation (catalog/apis/operations/<service_name>.json). */
+  operations: OperationsFile;
+}
+
 export async function compileManifest(input: CompileInput): Promise<ApiManifest> {
+  return (await compileApi(input)).manifest;
+}
+
+export async function compileApi(input: CompileInput): Promise<CompiledApi> {
   const doc = input.definition;
   if (!isObject(doc)) throw new CompileError('definition is not a JSON object');
   if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string') throw new CompileError('not an OpenAPI or Swagger definition');
@@ -48,17 +60,23 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
 
   const operations = listOperations(doc, resolver);
   if (operations.length === 0) throw new CompileError('no operations (paths is empty or webhooks only)');
-  const baseUrl = baseUrlOf(doc);
+  const baseUrl = serverOf(doc);
   if (!baseUrl) throw new CompileError('no usable server URL (none, relative to a file host, or templated)');
 
   const title = typeof info.title === 'string' && info.title.trim() ? plainText(info.title).slice(0, 200) : input.serviceName;
   const description = typeof info.description === 'string' ? plainText(info.description) : '';
-  const auth = authOf(doc, resolver);
+  const apiAuth = authOf(doc, resolver, operations);
+  const auth = apiAuth.auth;
+  const ids = operationIds(operations);
+  const recipes = operations.map((o, i) => buildRecipe({ o, id: ids[i] ?? '', returns: returnsOf(o, resolver), doc, auth: apiAuth }, resolver));
   const body: ManifestBody = {
     service: title,
-    base_url: baseUrl,
+    base_url: baseUrl.url,
+    ...(baseUrl.variables ? { base_url_variables: baseUrl.variables } : {}),
+    ...(baseUrl.template ? { base_url_template: true as const } : {}),
+    ...(baseUrl.insecure ? { insecure_http: true as const } : {}),
     auth,
-    intents: selectIntents(operations, resolver),
+    intents: selectIntents(operations, resolver, ids),
   };
 
   const directory = directoryCategories(info);
@@ -67,7 +85,7 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
   const specId = input.specId ?? specIdOf(doc);
   if (!specId) throw new CompileError('info has no x-providerName, so no source URL');
 
-  return {
+  const manifest: ApiManifest = {
     service_name: input.serviceName,
     category,
     tags: chooseTags(category, directory, xTags, title, description),
@@ -90,6 +108,7 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
       },
     },
   };
+  return { manifest, operations: { service_name: input.serviceName, operations: recipes } };
 }
 
 /** The file content of a manifest: 2-space JSON and a final newline. */

@@ -24,12 +24,12 @@
 //   Ties go to the operation that comes first in the definition, so the result is deterministic.
 import { type Intent, MAX_INTENTS } from './manifest.ts';
 import { snakeWords } from './naming.ts';
-import { type IntentKind, type Operation, requiredCount, requiredParams } from './operation.ts';
+import { bodyFieldCount, type IntentKind, type Operation, requiredNonBodyCost, requiredParams } from './operation.ts';
 import { isTemplate, pathResource, segmentsOf, VERSION_SEGMENT, verbKind } from './paths.ts';
 import type { Resolver } from './refs.ts';
 import { returnsPhrase } from './returns.ts';
 
-const WEIGHT: Readonly<Record<IntentKind, number>> = { search: 10, list: 9, read: 8, create: 8, action: 5, update: 4, delete: 2 };
+const WEIGHT: Readonly<Record<IntentKind, number>> = { search: 9, list: 8, read: 8, create: 9, action: 6, update: 4, delete: 2 };
 
 export function isDeprecated(o: Operation): boolean {
   if (o.op.deprecated === true) return true;
@@ -50,7 +50,10 @@ export function kindOf(o: Operation): IntentKind {
   // The method is authoritative for GET and DELETE; operationId verbs refine it (`getFoo` may list).
   if (o.method === 'DELETE') return 'delete';
   const opId = typeof o.op.operationId === 'string' ? o.op.operationId : '';
-  for (const word of snakeWords(opId)) {
+  const words = snakeWords(opId);
+  // AWS query-protocol ids repeat the method (`GET_SendMessage`): the verb after it says what it does.
+  if (words.length > 1 && words[0] === o.method.toLowerCase()) words.shift();
+  for (const word of words) {
     const kind = verbKind(word);
     if (!kind) continue;
     if (o.method === 'GET') {
@@ -69,15 +72,31 @@ export function kindOf(o: Operation): IntentKind {
 }
 
 const CONFIGURATION_SEGMENT = /^(settings|preferences|config|configuration)$/i;
+// Operator and plumbing endpoints: what an API's documentation puts last, not first.
+const PERIPHERAL_WORD = /^(admin|internal|debug|test|tests|health|healthcheck|ping|version|versions|metadata|meta|schema|schemas|webhooks?|oauth|openapi|swagger)$/i;
 
-function baseScore(o: Operation, kind: IntentKind, resourceSize: number, r: Resolver): number {
-  const depth = segmentsOf(o.path).filter((s) => !VERSION_SEGMENT.test(s)).length;
+/** The first literal word of a path past version segments (`/repos/{o}/{r}/issues` → repos, `/chat.postMessage` → chat). */
+export function pathFamily(path: string): string {
+  const first = segmentsOf(path).find((s) => !VERSION_SEGMENT.test(s) && !isTemplate(s)) ?? '';
+  return snakeWords(first.split(/[.:#?=]/)[0] ?? '')[0] ?? '';
+}
+
+interface Sizes { resource: number; family: number }
+
+function baseScore(o: Operation, kind: IntentKind, sizes: Sizes, r: Resolver): number {
+  const segments = segmentsOf(o.path);
+  const depth = segments.filter((s) => !VERSION_SEGMENT.test(s)).length;
   const documented = typeof o.op.summary === 'string' || typeof o.op.description === 'string';
+  const words = segments.flatMap((s) => s.split(/[.:]/)).flatMap((s) => snakeWords(s));
+  const writes = kind === 'create' || kind === 'action' || kind === 'update';
   return WEIGHT[kind]
-    + Math.min(2, 0.5 * Math.log2(1 + resourceSize))
-    - Math.min(5, 0.5 * requiredCount(o, r))
+    + Math.min(2, 0.5 * Math.log2(1 + sizes.resource))
+    + Math.min(1.5, 0.25 * Math.log2(1 + sizes.family))
+    + (writes ? Math.min(2, 0.5 * Math.log2(1 + bodyFieldCount(o, r))) : 0)
+    - Math.min(3, 0.5 * requiredNonBodyCost(o, r))
     - 0.25 * Math.max(0, depth - 2)
-    - (segmentsOf(o.path).some((s) => CONFIGURATION_SEGMENT.test(s)) ? 3 : 0)
+    - (segments.some((s) => CONFIGURATION_SEGMENT.test(s)) ? 3 : 0)
+    - (words.some((w) => PERIPHERAL_WORD.test(w)) ? 3 : 0)
     + (documented ? 0.5 : 0);
 }
 
@@ -92,17 +111,37 @@ export function intentId(o: Operation): string {
   return id || o.method.toLowerCase();
 }
 
-/** The chosen operations, best first, as manifest intents. */
-export function selectIntents(operations: readonly Operation[], r: Resolver, max = MAX_INTENTS): Intent[] {
+/** Ids of all operations in definition order, unique: a repeat gets `_2`, `_3` (recipes and intents share them). */
+export function operationIds(operations: readonly Operation[]): string[] {
+  const ids = new Set<string>();
+  return operations.map((o) => {
+    const base = intentId(o);
+    let id = base;
+    for (let n = 2; ids.has(id); n++) id = `${base.slice(0, 76).replace(/_+$/, '')}_${n}`;
+    ids.add(id);
+    return id;
+  });
+}
+
+function countOf(keys: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const k of keys) out.set(k, (out.get(k) ?? 0) + 1);
+  return out;
+}
+
+/** The chosen operations, best first, as manifest intents; `ids` are operationIds(operations). */
+export function selectIntents(operations: readonly Operation[], r: Resolver, ids = operationIds(operations), max = MAX_INTENTS): Intent[] {
   const live = operations.filter((o) => !isDeprecated(o));
   const candidates = live.length > 0 ? live : operations;
-  const resourceSize = new Map<string, number>();
   const resources = candidates.map((o) => pathResource(o.path));
-  for (const resource of resources) resourceSize.set(resource, (resourceSize.get(resource) ?? 0) + 1);
+  const families = candidates.map((o) => pathFamily(o.path));
+  const resourceSize = countOf(resources);
+  const familySize = countOf(families);
   const pool = candidates.map((o, i) => {
     const kind = kindOf(o);
     const resource = resources[i] ?? '';
-    return { o, kind, resource, score: baseScore(o, kind, resourceSize.get(resource) ?? 1, r) };
+    const sizes = { resource: resourceSize.get(resource) ?? 1, family: familySize.get(families[i] ?? '') ?? 1 };
+    return { o, kind, resource, score: baseScore(o, kind, sizes, r) };
   });
   const picked: typeof pool = [];
   const kindCount = new Map<IntentKind, number>();
@@ -121,12 +160,11 @@ export function selectIntents(operations: readonly Operation[], r: Resolver, max
     kindCount.set(best.kind, (kindCount.get(best.kind) ?? 0) + 1);
     resourceCount.set(best.resource, (resourceCount.get(best.resource) ?? 0) + 1);
   }
-  const ids = new Set<string>();
   return picked.map(({ o, kind }) => {
-    const base = intentId(o);
-    let id = base;
-    for (let n = 2; ids.has(id); n++) id = `${base.slice(0, 76).replace(/_+$/, '')}_${n}`;
-    ids.add(id);
+    const id = ids[o.index] ?? intentId(o);
     return { id, method: o.method, path: o.path, params: requiredParams(o, r), returns: returnsPhrase(o, r, kind) };
   });
 }
+
+/** The returns phrase of any operation, its kind decided as for intents (recipes use it). */
+export const returnsOf = (o: Operation, r: Resolver) => returnsPhrase(o, r, kindOf(o));

@@ -11,7 +11,8 @@ export const API_CATEGORIES = [
 ] as const;
 export type ApiCategory = (typeof API_CATEGORIES)[number];
 
-export const AUTH_TYPES = ['apikey', 'bearer', 'basic', 'oauth2', 'none'] as const;
+export const AUTH_TYPES = ['apikey', 'bearer', 'basic', 'oauth2', 'sigv4', 'none'] as const;
+export const SCHEME_TYPES = ['apikey', 'bearer', 'basic', 'oauth2', 'sigv4'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -29,11 +30,51 @@ export const SNAKE_PATTERN = '^[a-z0-9]+(_[a-z0-9]+)*$';
 /** At most MAX_RETURNS_WORDS words separated by single spaces (the compiler normalises whitespace). */
 export const RETURNS_PATTERN = `^\\S+( \\S+){0,${MAX_RETURNS_WORDS - 1}}$`;
 
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Url = Type.String({ minLength: 1, maxLength: 500 });
+
+/** One security scheme in force, with where its credential goes. */
+export const AuthScheme = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 200, description: 'The scheme name in the definition; recipes refer to it.' }),
+    type: Type.Enum([...SCHEME_TYPES]),
+    in: Type.Optional(Type.Enum(['header', 'query', 'cookie'])),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Header, query parameter or cookie name.' })),
+    format: Type.Optional(Type.String({ maxLength: 80, description: 'The value to send: `Bearer {token}`, `{key}` …' })),
+    service: Type.Optional(Type.String({ maxLength: 100, description: 'sigv4: the signing service name.' })),
+    region: Type.Optional(Type.String({ maxLength: 100, description: 'sigv4: the default signing region.' })),
+    flow: Type.Optional(Type.String({ maxLength: 40, description: 'oauth2: the flow the URLs belong to.' })),
+    authorization_url: Type.Optional(Url),
+    token_url: Type.Optional(Url),
+    openid_url: Type.Optional(Url),
+    scopes: Type.Optional(Type.Array(Name, { maxItems: 10, description: 'oauth2: the first scopes in the definition.' })),
+    scopes_total: Type.Optional(Type.Integer({ minimum: 0, description: 'oauth2: how many scopes there are when more are defined.' })),
+    inferred: Type.Optional(Type.Literal(true, { description: 'No scheme declared; a key parameter most operations take.' })),
+  },
+  { additionalProperties: false },
+);
+
 export const Auth = Type.Object(
   {
-    type: Type.Enum([...AUTH_TYPES]),
-    header: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Header carrying the credential (apikey in header, bearer, basic).' })),
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Query parameter carrying the key, for an apikey sent in the query string.' })),
+    type: Type.Enum([...AUTH_TYPES], { description: 'The default scheme type (first scheme of the first requirement).' }),
+    header: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Header carrying the default credential.' })),
+    query: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Query parameter carrying the default key.' })),
+    schemes: Type.Optional(Type.Array(AuthScheme, { maxItems: 30, description: 'Every scheme in force.' })),
+    requirements: Type.Optional(Type.Array(Type.Array(Name), {
+      maxItems: 30,
+      description: 'Alternatives by default; each lists scheme ids sent together ([] = anonymous allowed).',
+    })),
+  },
+  { additionalProperties: false },
+);
+
+/** A variable of a templated base_url. */
+export const UrlVariable = Type.Object(
+  {
+    default: Type.Optional(Type.String({ maxLength: 500 })),
+    enum: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 40 })),
+    description: Type.Optional(Type.String({ maxLength: 200 })),
+    placeholder: Type.Optional(Type.Literal(true, { description: 'The definition names a sample value, not a real one.' })),
   },
   { additionalProperties: false },
 );
@@ -55,7 +96,14 @@ export const Intent = Type.Object(
 export const ManifestBody = Type.Object(
   {
     service: Type.String({ minLength: 1, maxLength: 200 }),
-    base_url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
+    base_url: Type.String({
+      pattern: '^https?://[^\\s]+$',
+      maxLength: 2000,
+      description: 'Callable URL, or a template with {variables} when base_url_variables has one without a usable default.',
+    }),
+    base_url_variables: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), UrlVariable)),
+    base_url_template: Type.Optional(Type.Literal(true, { description: 'base_url must be filled in before calling.' })),
+    insecure_http: Type.Optional(Type.Literal(true, { description: 'The only usable server is plain http.' })),
     auth: Auth,
     intents: Type.Array(Intent, { minItems: 1, maxItems: MAX_INTENTS }),
   },
@@ -104,6 +152,8 @@ export const API_SCHEMA_DESCRIPTION = 'An API manifest of the Tool Contract Cata
 export type ManifestBody = Type.Static<typeof ManifestBody>;
 export type Intent = Type.Static<typeof Intent>;
 export type Auth = Type.Static<typeof Auth>;
+export type AuthScheme = Type.Static<typeof AuthScheme>;
+export type UrlVariable = Type.Static<typeof UrlVariable>;
 
 const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   '/service_name': 'must be lowercase snake_case (letters and digits joined by single underscores)',

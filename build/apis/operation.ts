@@ -78,17 +78,21 @@ export function schemaType(value: unknown, r: Resolver, depth = 0): ParamType {
 
 const MEDIA_PREFERENCE = [/^application\/json\b/, /[+/]json\b/, /^application\/x-www-form-urlencoded\b/, /^multipart\/form-data\b/];
 
+/** The media type a request body is sent as: JSON first, then forms, else the first listed. */
+export function chosenMediaType(types: readonly string[]): string | undefined {
+  return MEDIA_PREFERENCE.map((re) => types.find((t) => re.test(t))).find(Boolean) ?? types[0];
+}
+
 /** The schema of a 3.x `content` map, preferring JSON, then forms, then whatever comes first. */
 export function contentSchema(content: unknown): unknown {
   if (!isObject(content)) return undefined;
-  const types = Object.keys(content);
-  const chosen = MEDIA_PREFERENCE.map((re) => types.find((t) => re.test(t))).find(Boolean) ?? types[0];
+  const chosen = chosenMediaType(Object.keys(content));
   const media = chosen === undefined ? undefined : content[chosen];
   return isObject(media) ? media.schema : undefined;
 }
 
 /** Properties and required names of an object schema, merging `allOf` and taking the first `oneOf`/`anyOf`. */
-function objectShape(value: unknown, r: Resolver, depth = 0): { properties: Json; required: string[] } {
+export function objectShape(value: unknown, r: Resolver, depth = 0): { properties: Json; required: string[] } {
   const s = r.deref(value);
   const shape = { properties: {} as Json, required: [] as string[] };
   if (!s || depth > 4) return shape;
@@ -140,3 +144,23 @@ export function requiredParams(o: Operation, r: Resolver): Record<string, ParamT
 }
 
 export type IntentKind = 'search' | 'list' | 'read' | 'create' | 'action' | 'update' | 'delete';
+
+/** How many top-level fields the request body has (3.x requestBody, 2.0 body or formData parameters). */
+export function bodyFieldCount(o: Operation, r: Resolver): number {
+  const params = parametersOf(o, r);
+  const form = params.filter((p) => p.in === 'formData').length;
+  if (form > 0) return form;
+  const requestBody = r.deref(o.op.requestBody);
+  const schema = requestBody ? contentSchema(requestBody.content) : params.find((p) => p.in === 'body')?.schema;
+  return schema === undefined ? 0 : Object.keys(objectShape(schema, r).properties).length;
+}
+
+/** Input cost outside the body: 0.5 per path parameter, 1 per other required one. */
+export function requiredNonBodyCost(o: Operation, r: Resolver): number {
+  let cost = 0;
+  for (const p of parametersOf(o, r)) {
+    if (p.in === 'path') cost += 0.5;
+    else if (p.in !== 'body' && p.in !== 'formData' && p.required === true) cost += 1;
+  }
+  return cost;
+}

@@ -1,13 +1,17 @@
 // Where an API lives (base_url) and where its definition came from (source_url).
 import type { SpecId } from './naming.ts';
+import type { UrlVariable } from './manifest.ts';
 import { isObject, type Json } from './refs.ts';
+import { shortPhrase } from './returns.ts';
 
 /** Hosts that are placeholders, not a public API (APIs.guru uses `.local` when the real host is unknown). */
 export function isPlaceholderHost(host: string): boolean {
   const h = host.toLowerCase();
-  return h === 'localhost' || h.endsWith('.local') || h.endsWith('.localhost') || h === 'example.com'
-    || h.endsWith('.example.com') || h.endsWith('.example') || /^(127|10|0)\.\d+\.\d+\.\d+$/.test(h) || /^192\.168\./.test(h)
-    || !h.includes('.');
+  return h === 'localhost' || h.endsWith('.local') || h.endsWith('.localhost') || /(^|\.)example\.(com|org|net)$/.test(h)
+    || h.endsWith('.example') || h.endsWith('.test') || h.endsWith('.invalid') || /^(127|10|0)\.\d+\.\d+\.\d+$/.test(h)
+    || /^192\.168\./.test(h) || /^172\.(1[6-9]|2\d|3[01])\./.test(h) || !h.includes('.')
+    || new RegExp(`(^|[.-])(your|my)[-_]?(${PLACEHOLDER_NOUN})\\b`).test(h)
+    || /(^|[.-])(placeholder|sample|changeme)([.-]|$)/.test(h);
 }
 
 // Hosts that serve files, not APIs: a relative server URL must not be resolved against them.
@@ -18,28 +22,45 @@ function originUrl(info: Json): string | undefined {
   return isObject(origin) && typeof origin.url === 'string' ? origin.url : undefined;
 }
 
-/** A server entry's URL with variables replaced by their default (or first enum value). */
-function serverUrl(server: Json): string | undefined {
-  if (typeof server.url !== 'string') return undefined;
-  let url = server.url.trim();
-  const vars = isObject(server.variables) ? server.variables : {};
-  for (const [name, v] of Object.entries(vars)) {
-    const value = isObject(v) ? (v.default ?? (Array.isArray(v.enum) ? v.enum[0] : undefined)) : undefined;
-    if (value !== undefined && value !== null) url = url.split(`{${name}}`).join(String(value));
+/** A server: its URL as written and its variables (3.x `servers[].variables`). */
+interface Server { url: string; variables: Record<string, UrlVariable> }
+
+// Words that mark a sample value: `your-domain`, `<token>`, `example`, `xxx`, `sample`, `placeholder`.
+const PLACEHOLDER_NOUN = 'domain|company|server|host|instance|site|shop|store|org|tenant|account|app|subdomain|name|region|workspace';
+const SAMPLE_VALUE = new RegExp(`(^|[^a-z])(your|my)[-_ ]?(${PLACEHOLDER_NOUN}|key|token)|example|sample|placeholder|changeme|xxx|[<>{}]|^(${PLACEHOLDER_NOUN}|hostname)$`, 'i');
+// Variables that hold a secret: their default is always a sample (Telegram's bot token).
+const SECRET_NAME = /token|secret|password|api[-_]?key|apikey/i;
+// A path segment that is a credential baked into the URL (`bot123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11`).
+const SAMPLE_TOKEN_SEGMENT = /^([a-z]*)(\d{3,}:[\w-]{10,})$/i;
+
+function readVariables(raw: unknown): Record<string, UrlVariable> {
+  const out: Record<string, UrlVariable> = {};
+  if (!isObject(raw)) return out;
+  for (const [name, v] of Object.entries(raw)) {
+    if (!isObject(v)) continue;
+    const variable: UrlVariable = {};
+    const enumValues = Array.isArray(v.enum) ? v.enum.filter((e) => typeof e === 'string' || typeof e === 'number').map(String) : [];
+    const value = v.default ?? enumValues[0];
+    if (value !== undefined && value !== null && String(value) !== '') variable.default = String(value).slice(0, 500);
+    if (enumValues.length > 1) variable.enum = enumValues.slice(0, 40).map((e) => e.slice(0, 200));
+    if (typeof v.description === 'string' && v.description.trim()) variable.description = shortPhrase(v.description).slice(0, 200);
+    if (SECRET_NAME.test(name) || (variable.default !== undefined && SAMPLE_VALUE.test(variable.default))) variable.placeholder = true;
+    out[name.slice(0, 100)] = variable;
   }
-  return url;
+  return out;
 }
 
-/** Candidate server URLs in definition order: 3.x `servers`, or 2.0 `schemes` + `host` + `basePath`. */
-function serverCandidates(doc: Json): string[] {
+/** Candidate servers in definition order: 3.x `servers`, or 2.0 `schemes` + `host` + `basePath`. */
+function serverCandidates(doc: Json): Server[] {
   if (Array.isArray(doc.servers)) {
-    return doc.servers.filter(isObject).map(serverUrl).filter((u): u is string => u !== undefined);
+    return doc.servers.filter(isObject).filter((s) => typeof s.url === 'string')
+      .map((s) => ({ url: String(s.url).trim(), variables: readVariables(s.variables) }));
   }
   if (typeof doc.swagger === 'string') {
     const basePath = typeof doc.basePath === 'string' ? doc.basePath : '';
-    if (typeof doc.host !== 'string' || !doc.host) return [basePath || '/'];
+    if (typeof doc.host !== 'string' || !doc.host) return [{ url: basePath || '/', variables: {} }];
     const schemes = Array.isArray(doc.schemes) && doc.schemes.length > 0 ? doc.schemes : ['https'];
-    return schemes.filter((s): s is string => s === 'https' || s === 'http').map((s) => `${s}://${doc.host}${basePath}`);
+    return schemes.filter((s): s is string => s === 'https' || s === 'http').map((s) => ({ url: `${s}://${doc.host}${basePath}`, variables: {} }));
   }
   return [];
 }
@@ -61,20 +82,83 @@ function absolute(candidate: string, origin: string | undefined): URL | undefine
   }
 }
 
+export interface BaseUrl {
+  /** Callable URL, or a template with `{variables}` when `template` is set. */
+  url: string;
+  variables?: Record<string, UrlVariable>;
+  template?: true;
+  insecure?: true;
+}
+
+/** Fills variables with their defaults except placeholders; undefined when the result is not an http(s) URL. */
+function resolveServer(server: Server, origin: string | undefined): { url: URL; kept: string[] } | undefined {
+  const kept: string[] = [];
+  // Placeholders are swapped for a marker that survives URL parsing, and put back afterwards.
+  let url = server.url;
+  for (const [name, v] of Object.entries(server.variables)) {
+    if (!url.includes(`{${name}}`)) continue;
+    if (v.default === undefined || v.placeholder) { kept.push(name); url = url.split(`{${name}}`).join(`var-${kept.length - 1}-x`); }
+    else url = url.split(`{${name}}`).join(v.default);
+  }
+  // A variable the server does not declare (`https://{tenant}.example.com`) is a placeholder too.
+  url = url.replace(/\{([^{}]+)\}/g, (_, name: string) => { kept.push(name); return `var-${kept.length - 1}-x`; });
+  const parsed = absolute(url, origin);
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) return undefined;
+  return { url: parsed, kept };
+}
+
 /**
  * The base URL: among the servers (no servers = "/"), the first public https one, else public http,
- * else a placeholder host; without a trailing slash, query or fragment. undefined when none is usable.
+ * else a placeholder; without a trailing slash, query or fragment. Server variables are resolved to their
+ * defaults and listed. Placeholder and local hosts, sample values and credentials baked into the URL become
+ * `{variables}` of a template (never presented as callable). undefined when no server is usable.
  */
-export function baseUrlOf(doc: Json): string | undefined {
+export function serverOf(doc: Json): BaseUrl | undefined {
   const info = isObject(doc.info) ? doc.info : {};
-  const candidates = serverCandidates(doc);
-  const urls = (candidates.length > 0 ? candidates : ['/'])
-    .map((c) => absolute(c, originUrl(info)))
-    .filter((u): u is URL => u !== undefined && /^https?:$/.test(u.protocol) && !/[{}]|%7b|%7d/i.test(u.href));
-  const rank = (u: URL) => (isPlaceholderHost(u.hostname) ? 2 : 0) + (u.protocol === 'https:' ? 0 : 1);
-  const best = urls.map((u, i) => ({ u, i })).sort((a, b) => rank(a.u) - rank(b.u) || a.i - b.i)[0]?.u;
+  const servers = serverCandidates(doc);
+  const resolved = (servers.length > 0 ? servers : [{ url: '/', variables: {} }])
+    .map((server, i) => ({ server, i, r: resolveServer(server, originUrl(info)) }))
+    .filter((c): c is typeof c & { r: NonNullable<typeof c.r> } => c.r !== undefined);
+  const placeholder = (c: (typeof resolved)[number]) => c.r.kept.length > 0 || isPlaceholderHost(c.r.url.hostname);
+  const rank = (c: (typeof resolved)[number]) => (placeholder(c) ? 2 : 0) + (c.r.url.protocol === 'https:' ? 0 : 1);
+  const best = resolved.sort((a, b) => rank(a) - rank(b) || a.i - b.i)[0];
   if (!best) return undefined;
-  return `${best.origin}${best.pathname}`.replace(/\/+$/, '');
+
+  const variables: Record<string, UrlVariable> = {};
+  for (const [name, v] of Object.entries(best.server.variables)) if (best.server.url.includes(`{${name}}`)) variables[name] = v;
+  let text = `${best.r.url.origin}${best.r.url.pathname}`.replace(/\/+$/, '');
+  best.r.kept.forEach((name, n) => {
+    text = text.split(`var-${n}-x`).join(`{${name}}`);
+    variables[name] ??= { placeholder: true };
+  });
+  const host = best.r.url.hostname;
+  if (best.r.kept.length === 0 && isPlaceholderHost(host)) {
+    text = text.replace(best.r.url.host, '{host}');
+    variables.host = { default: best.r.url.host, placeholder: true };
+  }
+  text = text.split('/').map((segment, i) => {
+    const m = i >= 3 ? SAMPLE_TOKEN_SEGMENT.exec(segment) : null;
+    if (!m) return segment;
+    variables.token = { default: m[2], placeholder: true };
+    return `${m[1]}{token}`;
+  }).join('/');
+
+  const out: BaseUrl = { url: text };
+  if (Object.keys(variables).length > 0) out.variables = variables;
+  if (/\{[^}]+\}/.test(text)) out.template = true;
+  if (best.r.url.protocol === 'http:') out.insecure = true;
+  return out;
+}
+
+/** The host of a base URL, unless it is a placeholder (`{host}`); names providers outside the directory. */
+export function hostnameOf(base: BaseUrl | undefined): string | undefined {
+  if (!base) return undefined;
+  try {
+    const host = new URL(base.url).hostname;
+    return host && !base.url.split('/')[2]?.includes('{') ? host : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The directory entry a definition belongs to, from its own info block. */

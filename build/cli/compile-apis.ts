@@ -14,10 +14,11 @@ import { Worker } from 'node:worker_threads';
 import type { CompileResult, CompileTask } from '../apis/compile-worker.ts';
 import { DEFAULT_CACHE, type DirectoryEntry, apiFolder, ensureDirectory, listDirectory } from '../apis/directory.ts';
 import { assignServiceNames, specKey } from '../apis/naming.ts';
+import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER } from '../apis/recipe-schema.ts';
 import { distribution, TOKENIZER } from '../apis/tokens.ts';
 import { createProgress } from '../pipeline/progress.ts';
 
-const TASK_TIMEOUT_MS = 120_000;
+const TASK_TIMEOUT_MS = 300_000; // Microsoft Graph beta needs ~25 s alone, minutes on a loaded machine
 
 const { values: args } = parseArgs({
   options: {
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
   const parent = path.dirname(outDir);
   await fsp.mkdir(parent, { recursive: true });
   const tmpDir = path.join(parent, `.${path.basename(outDir)}-new-${randomBytes(3).toString('hex')}`);
-  await fsp.mkdir(tmpDir);
+  await fsp.mkdir(path.join(tmpDir, OPERATIONS_FOLDER), { recursive: true });
 
   log(`compiling ${tasks.length} definitions from ${path.relative(process.cwd(), apiDir) || apiDir} with ${workers} workers`);
   const progress = createProgress('compile-apis', tasks.length);
@@ -130,7 +131,10 @@ async function main(): Promise<void> {
       const entry = byId.get(result.id) as DirectoryEntry;
       const serviceName = names.get(specKey(entry)) ?? '';
       outcomes.push({ entry, serviceName, result });
-      if (result.ok) writes.push(fsp.writeFile(path.join(tmpDir, `${serviceName}.json`), result.content));
+      if (result.ok) {
+        writes.push(fsp.writeFile(path.join(tmpDir, `${serviceName}.json`), result.content));
+        writes.push(fsp.writeFile(path.join(tmpDir, OPERATIONS_FOLDER, `${serviceName}${OPERATIONS_EXTENSION}`), result.operations));
+      }
       progress.tick();
     });
     await Promise.all(writes);
@@ -176,6 +180,10 @@ function report(outcomes: Outcome[], outDir: string, seconds: number): void {
   out(formatDistribution('ratio (def/manifest)', ratio).replace(/ {2}total.*$/, ''));
   const dTotal = distribution(definition).total;
   const mTotal = distribution(manifest).total;
+  const recipes = ok.flatMap((o) => o.result.tokens.recipes);
+  out(formatDistribution(`recipe (${recipes.length.toLocaleString('en-US')} ops)`, recipes));
+  const bytes = ok.reduce((n, o) => n + o.result.operations.byteLength, 0);
+  out(`recipes on disk: ${(bytes / 1e6).toFixed(1)} MB gzipped in ${path.relative(process.cwd(), path.join(outDir, OPERATIONS_FOLDER))}/`);
   out(`overall ratio ${(dTotal / Math.max(1, mTotal)).toFixed(1)}× (${dTotal.toLocaleString('en-US')} → ${mTotal.toLocaleString('en-US')} tokens)`);
   out(`\nwrote ${ok.length} manifests to ${path.relative(process.cwd(), outDir)}, ${failed.length} failed, in ${seconds.toFixed(1)} s (${Math.round(outcomes.length / seconds)}/s)`);
 }

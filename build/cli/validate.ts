@@ -1,10 +1,11 @@
 // npm run validate [-- PATHS]: checks contract files and API manifests (catalog/apis, or any path in an
 // `apis` folder); one line per error, exit 1 on any error.
-import { promises as fsp } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore, type StoredFile } from '../catalog/catalog-store.ts';
 import { loadConfig } from '../config.ts';
-import { checkApiFiles } from '../catalog/validate-apis.ts';
+import { checkApiFiles, checkOperationFiles } from '../catalog/validate-apis.ts';
+import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER, parseOperationsFile } from '../apis/recipe-schema.ts';
 import { checkToolFiles } from '../catalog/validate-catalog.ts';
 
 async function fromPaths(paths: string[]): Promise<StoredFile[]> {
@@ -12,15 +13,20 @@ async function fromPaths(paths: string[]): Promise<StoredFile[]> {
   for (const p of paths) {
     const stat = await fsp.stat(p).catch(() => null);
     if (stat?.isDirectory()) {
-      const names = (await fsp.readdir(p)).filter((n) => n.endsWith('.json')).sort();
+      const names = (await fsp.readdir(p)).filter((n) => n.endsWith('.json') || n.endsWith(OPERATIONS_EXTENSION)).sort();
       files.push(...(await fromPaths(names.map((n) => path.join(p, n)))));
       continue;
     }
     const rel = path.relative(process.cwd(), p) || p;
-    const id = path.basename(p, '.json');
-    const text = await fsp.readFile(p, 'utf8').catch((e: Error) => e);
-    if (text instanceof Error) { files.push({ id, file: rel, parseError: `cannot read (${text.message})` }); continue; }
-    try { files.push({ id, file: rel, value: JSON.parse(text) }); } catch (e) { files.push({ id, file: rel, parseError: `not valid JSON (${(e as Error).message})` }); }
+    const gz = p.endsWith(OPERATIONS_EXTENSION);
+    const id = path.basename(p, gz ? OPERATIONS_EXTENSION : '.json');
+    const bytes = await fsp.readFile(p).catch((e: Error) => e);
+    if (bytes instanceof Error) { files.push({ id, file: rel, parseError: `cannot read (${bytes.message})` }); continue; }
+    try {
+      files.push({ id, file: rel, value: gz ? parseOperationsFile(bytes) : JSON.parse(bytes.toString('utf8')) });
+    } catch (e) {
+      files.push({ id, file: rel, parseError: `not valid ${gz ? 'gzipped ' : ''}JSON (${(e as Error).message})` });
+    }
   }
   return files;
 }
@@ -28,19 +34,33 @@ async function fromPaths(paths: string[]): Promise<StoredFile[]> {
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const config = loadConfig();
 const isApiFile = (f: StoredFile) => path.basename(path.dirname(f.file)) === 'apis';
+const isOperationsFile = (f: StoredFile) => path.basename(path.dirname(f.file)) === OPERATIONS_FOLDER
+  && path.basename(path.dirname(path.dirname(f.file))) === 'apis';
 let tools: StoredFile[];
 let apis: StoredFile[];
+let operations: StoredFile[];
 if (args.length) {
   const files = await fromPaths(args);
-  tools = files.filter((f) => !isApiFile(f));
+  tools = files.filter((f) => !isApiFile(f) && !isOperationsFile(f));
   apis = files.filter(isApiFile);
+  operations = files.filter(isOperationsFile);
 } else {
   const store = createCatalogStore({ dir: config.catalogDir, label: path.relative(process.cwd(), config.catalogDir) || 'catalog' });
-  [tools, apis] = await Promise.all([store.readAll('tools'), store.readAll('apis')]);
+  [tools, apis, operations] = await Promise.all([
+    store.readAll('tools'),
+    store.readAll('apis'),
+    // A catalog without recipes (tools only, or manifests ingested by hand) has no such folder.
+    existsSync(path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER))
+      ? fromPaths([path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER)]) : Promise.resolve([]),
+  ]);
 }
 const toolCheck = checkToolFiles(tools, { commands: true });
 const apiCheck = checkApiFiles(apis);
-const errors = [...toolCheck.errors, ...apiCheck.errors];
+// Recipes are checked against the manifests given with them (all of catalog/apis without arguments).
+const opCheck = checkOperationFiles(operations, apiCheck.valid);
+const errors = [...toolCheck.errors, ...apiCheck.errors, ...opCheck.errors];
 for (const line of errors) console.log(line);
-console.error(`${tools.length + apis.length} file(s) checked, ${toolCheck.valid.length + apiCheck.valid.length} valid, ${errors.length} error(s)`);
+const checked = tools.length + apis.length + operations.length;
+const valid = toolCheck.valid.length + apiCheck.valid.length + opCheck.valid.length;
+console.error(`${checked} file(s) checked, ${valid} valid, ${errors.length} error(s)`);
 process.exit(errors.length ? 1 : 0);

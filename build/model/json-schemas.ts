@@ -1,6 +1,7 @@
 // The JSON Schema files shipped in catalog/schema/, generated from the TypeBox definitions so editors
 // validate a contributor's file with exactly the rules `npm run validate` applies.
 import { API_SCHEMA_DESCRIPTION, API_SCHEMA_PATH, ApiManifest } from '../apis/manifest.ts';
+import { OPERATIONS_SCHEMA_DESCRIPTION, OPERATIONS_SCHEMA_PATH, OperationsFile } from '../apis/recipe-schema.ts';
 import { ToolContract } from './contract.ts';
 
 export const SCHEMA_DIALECT = 'http://json-schema.org/draft-07/schema#';
@@ -16,5 +17,6 @@ export function schemaFiles(): { path: string; content: string }[] {
       content: schemaFileContent(ToolContract, 'A tool contract of the Tool Contract Catalog: one file per tool in catalog/tools/<aid>.json. Generated from build/contract.ts by `npm run schema`; do not edit by hand.'),
     },
     { path: API_SCHEMA_PATH, content: schemaFileContent(ApiManifest, API_SCHEMA_DESCRIPTION) },
+    { path: OPERATIONS_SCHEMA_PATH, content: schemaFileContent(OperationsFile, OPERATIONS_SCHEMA_DESCRIPTION) },
   ];
 }

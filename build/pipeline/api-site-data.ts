@@ -44,7 +44,7 @@ export interface ApiPagesData {
 const LABELS: Readonly<Record<string, string>> = { ai: 'AI', developer_tools: 'Developer tools' };
 export const categoryLabel = (id: string) => LABELS[id] ?? (id.charAt(0).toUpperCase() + id.slice(1)).replace(/_/g, ' ');
 
-const AUTH_LABELS: Readonly<Record<string, string>> = { apikey: 'API key', bearer: 'Bearer token', basic: 'Basic', oauth2: 'OAuth 2', none: 'None' };
+const AUTH_LABELS: Readonly<Record<string, string>> = { apikey: 'API key', bearer: 'Bearer token', basic: 'Basic', oauth2: 'OAuth 2', sigv4: 'AWS SigV4', none: 'None' };
 
 function tokenFigures(apis: ApiManifest[]): ApiTokenFigures | null {
   const definitions = apis.map((m) => m.record.tokens.definition);

@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_SCHEMA_PATH, type ApiManifest as Manifest, validateManifest } from '../../../build/apis/manifest.ts';
+import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER, operationsFilePath, readOperationsFile } from '../../../build/apis/recipe-schema.ts';
+import { checkOperationFiles } from '../../../build/catalog/validate-apis.ts';
 import { createAjv } from '../../../build/model/validate-contract.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../../catalog');
@@ -16,9 +18,18 @@ const manifests = files.map((f) => {
 });
 
 describe('catalog/apis', () => {
-  it('holds the compiled directory (≥ 2,400 manifests), nothing else', () => {
+  it('holds the compiled directory (≥ 2,400 manifests), their recipes, nothing else', () => {
     expect(files.length).toBeGreaterThanOrEqual(2400);
-    expect(readdirSync(APIS).length).toBe(files.length);
+    expect(readdirSync(APIS).filter((f) => !f.endsWith('.json'))).toEqual([OPERATIONS_FOLDER]);
+    expect(readdirSync(path.join(APIS, OPERATIONS_FOLDER)).sort()).toEqual(files.map((f) => f.replace(/\.json$/, OPERATIONS_EXTENSION)));
+  });
+
+  it('recipes of a sample of APIs validate, and every intent of theirs has its recipe', () => {
+    const sample = files.filter((_, i) => i % 100 === 0).map((f) => f.replace(/\.json$/, ''));
+    const recipeFiles = sample.map((id) => ({ id, file: `apis/operations/${id}.json.gz`, value: readOperationsFile(operationsFilePath(APIS, id)) }));
+    const check = checkOperationFiles(recipeFiles, manifests.map((m) => m.value));
+    expect(check.errors).toEqual([]);
+    expect(check.valid).toHaveLength(sample.length);
   });
 
   it('every manifest validates against the schema', () => {

@@ -28,20 +28,26 @@ describe('compile-apis', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('broken.example: invalid JSON');
     expect(first.stdout).toContain('hooks.example: no operations');
-    expect(first.stdout).toMatch(/wrote 7 manifests .* 2 failed/);
+    expect(first.stdout).toMatch(/wrote 8 manifests .* 2 failed/);
+    expect(first.stdout).toMatch(/recipe \(\d+ ops\)\s+min \d+\s+median \d+/);
     expect(first.stdout).toMatch(/definition\s+min \d/);
     expect(first.stderr).not.toContain('compile-apis: 0/'); // no progress bar when not a TTY
 
-    const names = readdirSync(out).sort();
+    const names = readdirSync(out).filter((n) => n.endsWith('.json')).sort();
     expect(names).toEqual([
-      'adyen_dispute_service_v30_api.json', 'aws_applicationcostprofiler_api.json', 'currencytick_api.json',
-      'google_gmail_api.json', '1password_events_api.json', 'twilio_api.json', 'xkcd_api.json',
+      'adyen_dispute_service_v30_api.json', 'aws_applicationcostprofiler_api.json', 'aws_entitlement_marketplace_api.json',
+      'currencytick_api.json', 'google_gmail_api.json', '1password_events_api.json', 'twilio_api.json', 'xkcd_api.json',
     ].sort());
+    // One recipes file per manifest, and nothing else.
+    const recipes = readdirSync(path.join(out, 'operations')).sort();
+    expect(recipes).toEqual(names.map((n) => n.replace(/\.json$/, '.json.gz')));
+    expect(readdirSync(out).filter((n) => !n.endsWith('.json'))).toEqual(['operations']);
     expect(readdirSync(path.dirname(out))).toEqual(['apis']); // no temp or old folder left behind
-    const before = names.map((n) => readFileSync(path.join(out, n), 'utf8'));
+    const files = [...names, ...recipes.map((n) => `operations/${n}`)];
+    const before = files.map((n) => readFileSync(path.join(out, n)));
 
     const second = await runTs('build/cli/compile-apis.ts', args, { env: { CI: 'true' } });
     expect(second.code, second.stderr).toBe(0);
-    expect(names.map((n) => readFileSync(path.join(out, n), 'utf8'))).toEqual(before);
+    expect(files.map((n) => readFileSync(path.join(out, n)))).toEqual(before);
   });
 });
