@@ -12,6 +12,11 @@ export type FillSource = 'task' | 'default' | 'example' | 'enum' | 'generated';
 export interface FillProblem {
   /** The placeholder that could not be filled, or the task input the command has no place for. */
   name: string;
+  /**
+   * undescribed: a placeholder input_schema does not describe; unfilled: described, but nothing to fill it
+   * with; no_place: a task input the command never receives (the tool does another job).
+   */
+  kind: 'undescribed' | 'unfilled' | 'no_place';
   reason: string;
 }
 
@@ -143,12 +148,16 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.outputs.push({ placeholder: p, path: out, role });
       continue;
     }
-    if (role === 'input_file') {
-      result.problems.push({ name: p, reason: 'a file to read, and the task gives no file for it' });
+    if (!prop) {
+      result.problems.push({ name: p, kind: 'undescribed', reason: 'not described in input_schema' });
       continue;
     }
-    const fallback: [FillSource, unknown][] = [['default', prop?.default], ['example', prop?.examples?.[0]],
-      ['enum', prop?.enum?.[0]]];
+    if (role === 'input_file') {
+      result.problems.push({ name: p, kind: 'unfilled', reason: 'a file to read, and the task gives no file for it' });
+      continue;
+    }
+    const fallback: [FillSource, unknown][] = [['default', prop.default], ['example', prop.examples?.[0]],
+      ['enum', prop.enum?.[0]]];
     const found = fallback.find(([, v]) => v !== undefined && v !== null);
     if (found) {
       const [source, v] = found;
@@ -156,16 +165,15 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.sources[p] = source;
       continue;
     }
-    result.problems.push({
-      name: p,
-      reason: prop ? `no task input of role ${role} and no default, example or enum` : 'not described in input_schema',
-    });
+    result.problems.push({ name: p, kind: 'unfilled', reason: `no task input of role ${role} and no default, example or enum` });
   }
 
   // An input the command never receives means the command does not do this task (numbers may stay defaults).
   for (const input of req.inputs) {
     if (used.has(input.name) || ['output_file', 'output_dir', 'number', 'option'].includes(input.role)) continue;
-    result.problems.push({ name: input.name, reason: `the command has no placeholder for the task's ${input.role} input` });
+    result.problems.push({
+      name: input.name, kind: 'no_place', reason: `the command has no placeholder for the task's ${input.role} input`,
+    });
   }
   return result;
 }

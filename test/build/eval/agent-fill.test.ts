@@ -72,15 +72,17 @@ describe('fillPlaceholders', () => {
     const r = fill({ type: 'object', properties: { input: { type: 'string', role: 'input_file' } } },
       ['model', 'input'], [{ name: 'text', role: 'text', value: 'hi' }]);
     expect(r.problems).toEqual([
-      { name: 'model', reason: 'not described in input_schema' },
-      { name: 'input', reason: 'a file to read, and the task gives no file for it' },
-      { name: 'text', reason: "the command has no placeholder for the task's text input" },
+      { name: 'model', kind: 'undescribed', reason: 'not described in input_schema' },
+      { name: 'input', kind: 'unfilled', reason: 'a file to read, and the task gives no file for it' },
+      { name: 'text', kind: 'no_place', reason: "the command has no placeholder for the task's text input" },
     ]);
     expect(r.values).toEqual({});
   });
 
   it('fills an undescribed placeholder only from an input of the same name', () => {
-    expect(fill({ type: 'object' }, ['width'], []).problems).toEqual([{ name: 'width', reason: 'not described in input_schema' }]);
+    expect(fill({ type: 'object' }, ['width'], []).problems).toEqual([
+      { name: 'width', kind: 'undescribed', reason: 'not described in input_schema' },
+    ]);
     expect(fill({ type: 'object' }, ['width'], [{ name: 'width', role: 'number', value: 5 }]).values).toEqual({ width: '5' });
   });
 
@@ -93,7 +95,9 @@ describe('fillPlaceholders', () => {
       { name: 'result', role: 'output_file', ext: '.json' },
     ], { base: 'in/a.json', override: 'in/b.json' });
     expect(r.values).toEqual({ file: 'in/a.json' });
-    expect(r.problems).toEqual([{ name: 'override', reason: "the command has no placeholder for the task's input_file input" }]);
+    expect(r.problems).toEqual([
+      { name: 'override', kind: 'no_place', reason: "the command has no placeholder for the task's input_file input" },
+    ]);
   });
 
   it('passes JSON inputs as JSON text and never gives a file input to a text placeholder', () => {
