@@ -76,13 +76,17 @@ export async function startAllowListProxy(allowed: readonly string[]): Promise<A
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, resolve));
   // The sandbox runs as another uid; it must be able to connect.
   await fsp.chmod(socketPath, 0o666);
+  let closing: Promise<void> | undefined;
   return {
     socketPath,
     refused,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await fsp.rm(dir, { recursive: true, force: true });
+    close() {
+      closing ??= (async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await fsp.rm(dir, { recursive: true, force: true });
+      })();
+      return closing;
     },
   };
 }

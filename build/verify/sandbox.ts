@@ -54,11 +54,14 @@ export interface SandboxRequest {
   proxySocket?: string;
   /** Extra host paths mounted read-only at the same place (a local package index, find-links). */
   readOnlyPaths?: string[];
+  /** Host folder served on the sandbox's own loopback at http://127.0.0.1:FIXTURE_PORT/ (no way out). */
+  fixtureDir?: string;
 }
 
 export const SANDBOX_WORK = '/work';
 export const SANDBOX_HOME = '/home/sandbox';
 export const RELAY_PORT = 3128;
+export const FIXTURE_PORT = 8080;
 const TOOL_DIR = '/opt/sandbox';
 const LAUNCHER = path.join(import.meta.dirname, 'launcher.mjs');
 
@@ -180,6 +183,10 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxResu
     if (request.proxySocket) {
       args.push('--bind', request.proxySocket, `${TOOL_DIR}/proxy.sock`);
       launcher.push('--relay', `${RELAY_PORT}:${TOOL_DIR}/proxy.sock`);
+    }
+    if (request.fixtureDir) {
+      args.push('--ro-bind', request.fixtureDir, `${TOOL_DIR}/fixture`);
+      launcher.push('--fixture', `${FIXTURE_PORT}:${TOOL_DIR}/fixture`);
     }
     args.push('--clearenv');
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
