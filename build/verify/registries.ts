@@ -2,6 +2,7 @@
 // point them elsewhere): npm's registry, pip's index, extra indexes and find-links. Remote ones become the
 // proxy's allow-list; local ones (file:// indexes, wheel folders) are mounted read-only into the sandbox.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 export interface Registries {
   npm: string;
@@ -61,4 +62,27 @@ export function registryAccess(r: Registries): { hosts: string[]; paths: string[
     }
   }
   return { hosts: [...hosts], paths: [...paths] };
+}
+
+const CA_VARIABLES = ['NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'PIP_CERT'];
+
+/**
+ * The certificate settings of the host (a TLS-inspecting gateway's CA, say) for the install step: the same
+ * variables, npm's `cafile` from them, and the files to mount read-only.
+ */
+export function trustSettings(env: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; paths: string[] } {
+  const out: Record<string, string> = {};
+  const paths: string[] = [];
+  for (const name of CA_VARIABLES) {
+    const value = env[name];
+    if (!value || !existsSync(value)) continue;
+    out[name] = value;
+    paths.push(value);
+  }
+  const cafile = env.npm_config_cafile || env.NODE_EXTRA_CA_CERTS || env.SSL_CERT_FILE;
+  if (cafile && existsSync(cafile) && !cafile.endsWith('/')) {
+    out.npm_config_cafile = cafile;
+    paths.push(cafile);
+  }
+  return { env: out, paths: [...new Set(paths)] };
 }

@@ -10,7 +10,7 @@ import { type CommandProblem, fillArgv, findCodeArgument, parseCommand } from '.
 import type { ToolContract } from '../model/contract.ts';
 import { type FilledInput, fillInputs, SAMPLES_DIR } from './input-values.ts';
 import { jsLoadTargets, type LoadTarget, pyLoadTargets, writeLoadCheck } from './load-check.ts';
-import { type Registries, registriesFromEnv, registryAccess } from './registries.ts';
+import { type Registries, registriesFromEnv, registryAccess, trustSettings } from './registries.ts';
 import { startAllowListProxy } from './registry-proxy.ts';
 import { RELAY_PORT, runSandboxed, SANDBOX_WORK, type SandboxLimits, type SandboxResult } from './sandbox.ts';
 
@@ -197,6 +197,7 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
   const executeArgv = fillArgv(executeTemplate, values);
   const registries = options.registries ?? registriesFromEnv();
   const access = registryAccess(registries);
+  const trust = trustSettings();
   const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'verify-work-'));
   const proxy = await startAllowListProxy(access.hosts);
   const result: RunResult = { ...base, runtime, inputs };
@@ -207,9 +208,9 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
       ...(await runSandboxed({
         argv,
         workDir,
-        env: stepEnv(runtime, registries, online),
+        env: { ...trust.env, ...stepEnv(runtime, registries, online) },
         ...(options.limits ? { limits: options.limits } : {}),
-        ...(online ? { proxySocket: proxy.socketPath, readOnlyPaths: access.paths } : {}),
+        ...(online ? { proxySocket: proxy.socketPath, readOnlyPaths: [...access.paths, ...trust.paths] } : {}),
         ...(extra.fixture ? { fixtureDir: SAMPLES_DIR } : {}),
       })),
     });

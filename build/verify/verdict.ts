@@ -41,7 +41,7 @@ function stepFailure(label: string, step: StepResult): string {
   return `${label} ${how}${detail ? `: ${detail}` : ''}`;
 }
 
-const ok = (step: StepResult | undefined): step is StepResult => step !== undefined && step.code === 0 && !step.limit;
+const ok = (step: StepResult | undefined): boolean => step !== undefined && step.code === 0 && !step.limit;
 
 export function judge(run: RunResult, now = new Date()): Verification {
   const evidence = {
@@ -53,7 +53,7 @@ export function judge(run: RunResult, now = new Date()): Verification {
   if (run.notRun) return { status: run.notRun.status, reason: run.notRun.reason, ...evidence };
   const failed = (reason: string): Verification => ({ status: 'failed', reason, ...evidence });
   if (run.setup && !ok(run.setup)) return failed(stepFailure('setting up the project', run.setup));
-  if (!ok(run.install)) return failed(run.install ? stepFailure('install', run.install) : 'install did not run');
+  if (!run.install || !ok(run.install)) return failed(run.install ? stepFailure('install', run.install) : 'install did not run');
   const execute = run.execute as StepResult;
   const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
   if (ok(execute)) {
