@@ -48,7 +48,8 @@ export interface RunResult {
   execute?: StepResult;
   /** Offline check that the package loads and has the functions its command calls (tools that need the internet). */
   loadCheck?: StepResult;
-  outputs: { stdout: string; files: Record<string, Buffer> };
+  /** Output files per placeholder; output folders per placeholder as the relative paths of the files in them. */
+  outputs: { stdout: string; files: Record<string, Buffer>; dirs?: Record<string, string[]> };
 }
 
 const NEVER_RUN = new Set(['sudo', 'homebrew', 'pipe_to_shell', 'remote_script']);
@@ -140,7 +141,14 @@ async function placeInputs(workDir: string, inputs: Record<string, FilledInput>,
 
 async function collectOutputs(workDir: string, inputs: Record<string, FilledInput>, stdout: string) {
   const files: Record<string, Buffer> = {};
+  const dirs: Record<string, string[]> = {};
   for (const [name, input] of Object.entries(inputs)) {
+    if (input.output === 'dir') {
+      // Names only (readdir does not follow symlinks), so a planted link makes the host read nothing.
+      const dir = path.join(workDir, input.value);
+      const entries = await fsp.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+      dirs[name] = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+    }
     if (input.output !== 'file') continue;
     const file = path.join(workDir, input.value);
     const stat = await fsp.lstat(file).catch(() => null);
@@ -156,7 +164,7 @@ async function collectOutputs(workDir: string, inputs: Record<string, FilledInpu
       }
     }
   }
-  return { stdout, files };
+  return { stdout, files, dirs };
 }
 
 /** Modules (and functions) the execute command loads, for the offline load check. */

@@ -26,21 +26,19 @@ export type AttemptKind =
 export interface RunRequest {
   contract: FullContract;
   platform: 'npm' | 'pypi';
-  /** Placeholder values, file paths relative to the work folder. */
+  /** Placeholder values; file paths are relative to the work folder. */
   values: Record<string, string>;
-  /** Files to stage in the work folder before the run (relative path → bytes). */
+  /** The bytes of each input-file placeholder, staged at its value's path before the run. */
   files: Record<string, Uint8Array>;
-  /** Folders to create before the run. */
-  dirs: string[];
-  /** Files and folders to read back after the run. */
-  outputs: { path: string; role: 'output_file' | 'output_dir' }[];
 }
 
 export interface RunReport {
   install: { ok: boolean; detail: string };
   execute: { exitCode: number | null; stdout: string; stderr: string; timedOut: boolean; ms: number } | null;
-  /** Output files read back (null when missing); output folders as their relative file lists. */
-  files: Record<string, Uint8Array | null>;
+  /** Why the commands were not run at all, and at which step. */
+  notRun?: { step: 'install' | 'execute'; reason: string };
+  /** Output files by placeholder (absent when not written); output folders as their relative file lists. */
+  files: Record<string, Uint8Array>;
   dirs: Record<string, string[]>;
 }
 
@@ -85,7 +83,8 @@ export interface AgentOptions {
   answers?: number;
 }
 
-const OUT_DIR = 'out';
+// Outputs at the top of the work folder, so no folder has to exist before the command runs.
+const OUT_DIR = '.';
 const IN_DIR = 'in';
 
 /** The trend keyword a report carries: the need, cut to the protocol's 100 characters. */
@@ -105,10 +104,7 @@ const REPORT: Record<Exclude<AttemptKind, 'not run' | 'filled'>, { execution_fee
 export function pickResult(contract: FullContract, fill: FillResult, run: RunReport): Uint8Array {
   const target = contract.logic.output_schema.target;
   const stdout = new TextEncoder().encode(run.execute?.stdout ?? '');
-  const fileOf = (placeholder: string) => {
-    const out = fill.outputs.find((o) => o.placeholder === placeholder && o.role === 'output_file');
-    return out ? (run.files[out.path] ?? null) : null;
-  };
+  const fileOf = (placeholder: string) => run.files[placeholder] ?? null;
   if (target && target !== 'stdout') return fileOf(target) ?? stdout;
   if (target === 'stdout' && stdout.length) return stdout;
   const written = fill.outputs.map((o) => fileOf(o.placeholder)).filter((f): f is Uint8Array => f !== null);
@@ -116,6 +112,7 @@ export function pickResult(contract: FullContract, fill: FillResult, run: RunRep
   return written[0] as Uint8Array;
 }
 
+/** The task's input files: their bytes and sizes by input name, and the path each will have in the work folder. */
 function stageFiles(task: AgentTask, filesDir: string) {
   const files: Record<string, Uint8Array> = {};
   const staged: Record<string, string> = {};
@@ -124,7 +121,7 @@ function stageFiles(task: AgentTask, filesDir: string) {
     if (input.role !== 'input_file' || !input.file) continue;
     const rel = path.posix.join(IN_DIR, path.basename(input.file));
     const bytes = readFileSync(path.join(filesDir, input.file));
-    files[rel] = bytes;
+    files[input.name] = bytes;
     staged[input.name] = rel;
     sizes[input.name] = bytes.length;
   }
@@ -144,7 +141,7 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
     return at('not run', `${pypiName(contract)} is not in the local package index`);
   }
   const parsed = parseCommand(execute);
-  const { files, staged, sizes } = stageFiles(task, opts.filesDir);
+  const { files: stagedBytes, staged, sizes } = stageFiles(task, opts.filesDir);
   const fill = fillPlaceholders({
     schema: contract.logic.input_schema, placeholders: parsed.placeholders, inputs: task.inputs, staged, outDir: OUT_DIR,
   });
@@ -156,11 +153,13 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
   }
   if (!contract.action.execute_argv) return at('execute failed', 'the execute command needs a shell');
   if (!opts.runner) return at('filled', JSON.stringify(fill.values));
-  const run = await opts.runner({
-    contract, platform: task.platform, values: fill.values, files,
-    dirs: [OUT_DIR, ...fill.outputs.filter((o) => o.role === 'output_dir').map((o) => o.path)],
-    outputs: fill.outputs.map(({ path: p, role }) => ({ path: p, role })),
-  });
+  const files: Record<string, Uint8Array> = {};
+  for (const [p, value] of Object.entries(fill.values)) {
+    const input = Object.entries(staged).find(([, rel]) => rel === value);
+    if (input && fill.sources[p] === 'task') files[p] = stagedBytes[input[0]] as Uint8Array;
+  }
+  const run = await opts.runner({ contract, platform: task.platform, values: fill.values, files });
+  if (run.notRun) return at(run.notRun.step === 'install' ? 'install failed' : 'execute failed', run.notRun.reason);
   if (!run.install.ok) return at('install failed', run.install.detail.slice(-300));
   const ex = run.execute;
   if (!ex) return at('execute failed', 'not started');
@@ -171,7 +170,7 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
   const dirOut = fill.outputs.find((o) => o.role === 'output_dir');
   const result: RunResult = {
     result: pickResult(contract, fill, run), stdout: ex.stdout, stderr: ex.stderr, exitCode: ex.exitCode,
-    dirFiles: dirOut ? (run.dirs[dirOut.path] ?? []) : [], inputSizes: sizes,
+    dirFiles: dirOut ? (run.dirs[dirOut.placeholder] ?? []) : [], inputSizes: sizes,
   };
   const check = runCheck(task.check, result);
   return check.ok ? at('success', '') : at('wrong result', check.reason);
