@@ -8,15 +8,7 @@ import { sandboxUnavailable } from '../../../build/verify/sandbox.ts';
 import { judge } from '../../../build/verify/verdict.ts';
 import { type FakeRegistry, startFakeNpmRegistry } from '../../helpers/fake-npm-registry.ts';
 import { type FakeIndex, startFakePypiIndex } from '../../helpers/fake-pypi-index.ts';
-
-export function contract(aid: string, platform: 'npm' | 'pypi' | 'github', action: Record<string, unknown>, properties: Record<string, unknown> = {}): ToolContract {
-  return {
-    identity: { aid, name: aid.replace(/^(npm|pypi|github)-|-v1$/g, ''), version: '1.0.0', platform, license: 'MIT' },
-    logic: { input_schema: { type: 'string', properties }, output_schema: { type: 'string' } },
-    trust: { reliability_score: 0.5, latency_ms: null, status: 'active' },
-    action: { source_url: 'https://example.com/', install_cmd: null, execute_cmd: null, ...action },
-  } as ToolContract;
-}
+import { toolContract as contract } from '../../helpers/tool-contract.ts';
 
 const UPPER = `#!/usr/bin/env node
 const fs = require('fs');
