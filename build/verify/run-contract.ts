@@ -104,7 +104,8 @@ function stepEnv(runtime: Runtime, registries: Registries, online: boolean): Rec
       npm_config_update_notifier: 'false',
       npm_config_audit: 'false',
       npm_config_fund: 'false',
-      ...(online ? { npm_config_proxy: proxy, npm_config_https_proxy: proxy } : { npm_config_offline: 'true' }),
+      // Install scripts' output is part of the evidence.
+      ...(online ? { npm_config_proxy: proxy, npm_config_https_proxy: proxy, npm_config_foreground_scripts: 'true' } : { npm_config_offline: 'true' }),
     };
   }
   return {

@@ -24,7 +24,7 @@ export interface SandboxLimits {
 export const DEFAULT_LIMITS: SandboxLimits = {
   cpuSeconds: 120,
   memoryBytes: 2 * 1024 ** 3,
-  processes: 256,
+  processes: 512,
   fileBytes: 256 * 1024 ** 2,
   outputBytes: 1024 ** 2,
   wallMs: 300_000,
