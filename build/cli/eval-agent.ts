@@ -1,7 +1,8 @@
-// npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--url http://host:port]
+// npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--json-out file]
+//   [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 // bundled catalog served by a server this command starts (or the one at --url).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +94,8 @@ async function main() {
       if (!flag('json')) console.log(`${formatReport(name, summary, outcomes, runner ? 'met the need' : 'could be filled')}\n`);
     }
     if (flag('json')) console.log(JSON.stringify(report, null, 2));
+    const jsonOut = arg('json-out');
+    if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(report, null, 2)}\n`);
   } finally {
     await client.close();
     server?.child.kill('SIGTERM');
