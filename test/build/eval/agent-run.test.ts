@@ -4,7 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Attempt, classify, type Runner, runTask } from '../../../build/eval/agent/agent.ts';
+import { type Attempt, classify, pickResult, type RunReport, type Runner, runTask } from '../../../build/eval/agent/agent.ts';
+import type { FillResult } from '../../../build/eval/agent/fill.ts';
+import type { FullContract } from '../../../build/eval/agent/service-client.ts';
 import { createSandboxRunner } from '../../../build/eval/agent/sandbox-runner.ts';
 import { CatalogClient } from '../../../build/eval/agent/service-client.ts';
 import type { AgentTask } from '../../../build/eval/agent/tasks.ts';
@@ -124,5 +126,23 @@ describe('classify', () => {
     expect(classify([a(1, 'success')], 1)).toEqual({ firstFailure: null, failure: null });
     expect(classify([a(1, 'install failed'), a(2, 'wrong result')], null))
       .toEqual({ firstFailure: 'install failed', failure: 'install failed' });
+  });
+});
+
+describe('pickResult', () => {
+  const contract = (target?: string) => ({ logic: { output_schema: { type: 'string', ...(target ? { target } : {}) } } }) as FullContract;
+  const fill = { outputs: [{ placeholder: 'out', path: 'out.png', role: 'output_file' }] } as FillResult;
+  const report = (stdout: string, files: Record<string, Uint8Array>) =>
+    ({ install: { ok: true, detail: '' }, execute: { exitCode: 0, stdout, stderr: '', timedOut: false, ms: 1 }, files, dirs: {} }) as RunReport;
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  const png = new Uint8Array([0x89, 0x50]);
+  it('reads the output file the contract names as its target, else stdout', () => {
+    expect(pickResult(contract('out'), fill, report('wrote out.png', { out: png }))).toEqual(png);
+    expect(text(pickResult(contract('stdout'), fill, report('hello', { out: png })))).toBe('hello');
+  });
+  it('without a target: stdout when there is any, else the one file written', () => {
+    expect(text(pickResult(contract(), fill, report('hello', { out: png })))).toBe('hello');
+    expect(pickResult(contract(), fill, report('', { out: png }))).toEqual(png);
+    expect(text(pickResult(contract('out'), fill, report('fallback', {})))).toBe('fallback');
   });
 });
