@@ -1,5 +1,5 @@
 // npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--json-out file]
-//   [--url http://host:port]
+//   [--platform npm|pypi] [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 // bundled catalog served by a server this command starts (or the one at --url).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +34,11 @@ if (!(limit > 0)) {
 // MCP is compared on every fifth need unless --mcp asks for all of them.
 const mcpEvery = flag('mcp') ? 1 : 5;
 const jobs = Math.max(1, Number(arg('jobs') ?? 2));
+const platform = arg('platform');
+if (platform && platform !== 'npm' && platform !== 'pypi') {
+  console.error('--platform must be npm or pypi');
+  process.exit(2);
+}
 const PYPI_INDEXES = ['/opt/pypi/simple', '/opt/pypi-more/simple'];
 
 function sandboxRunner(): Runner | undefined {
@@ -70,7 +75,7 @@ async function main() {
   try {
     for (const name of sets) {
       const file = path.join(root, `test/fixtures/agent-tasks/${name}.json`);
-      const tasks = loadTaskSet(file).slice(0, limit);
+      const tasks = loadTaskSet(file).filter((t) => !platform || t.platform === platform).slice(0, limit);
       const outcomes: TaskOutcome[] = new Array(tasks.length);
       let next = 0;
       let done = 0;

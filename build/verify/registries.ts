@@ -54,8 +54,11 @@ export function registryAccess(r: Registries): { hosts: string[]; paths: string[
     } catch {
       continue;
     }
-    if (url.protocol === 'file:') paths.add(decodeURIComponent(url.pathname));
-    else if (url.protocol === 'http:' || url.protocol === 'https:') {
+    if (url.protocol === 'file:') {
+      // A local simple index links its files relative to itself (../../files/x.whl): mount the folder above it.
+      const dir = decodeURIComponent(url.pathname).replace(/\/+$/, '');
+      paths.add(dir.endsWith('/simple') ? dir.slice(0, -'/simple'.length) || '/' : dir);
+    } else if (url.protocol === 'http:' || url.protocol === 'https:') {
       hosts.add(hostPort(url));
       // pypi.org's index links its files on another host.
       if (url.hostname === 'pypi.org') hosts.add(PYPI_FILES);
