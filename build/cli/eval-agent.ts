@@ -87,7 +87,12 @@ async function main() {
           const outcome = await runTask(task, {
             client, filesDir: taskFilesDir(file), runner, pypiAvailable: localPypiIndex(PYPI_INDEXES),
             compareMcp: i % mcpEvery === 0,
-          });
+          }).catch((error: Error): TaskOutcome => ({
+            // The service did not answer (after retries): the need is listed as not run, with why.
+            id: task.id, need: task.need, category: task.category, platform: task.platform, ran: false,
+            successRank: null, firstFailure: null, failure: null,
+            attempts: [{ rank: 0, aid: '-', kind: 'not run', reason: `agent error: ${error.message}` }],
+          }));
           outcomes[i] = outcome;
           done++;
           if (!flag('json')) console.error(progressLine(name, done, tasks.length, outcome));

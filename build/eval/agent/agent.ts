@@ -211,9 +211,10 @@ export async function runTask(task: AgentTask, opts: AgentOptions): Promise<Task
     outcome.attempts.push(attempt);
     if (attempt.kind in REPORT) {
       const r = REPORT[attempt.kind as keyof typeof REPORT];
+      // A lost report costs the catalog one data point, not the benchmark its run.
       await opts.client.report(hit.aid, {
         execution_feedback: r.execution_feedback, trend_keyword: trendKeyword(task.need), validation_vote: r.vote,
-      });
+      }).catch((error: Error) => { attempt.reason += ` (report not sent: ${error.message})`; });
     }
     // Without a runner, a filled command is as far as the agent gets: the stages after it are not measured.
     if (attempt.kind === 'success' || attempt.kind === 'filled') { outcome.successRank = i + 1; break; }

@@ -28,6 +28,18 @@ interface ListingItem { identity?: { aid?: string; name?: string } }
 const hitsOf = (results: ListingItem[] | undefined): ListingHit[] =>
   (results ?? []).flatMap((r) => (r.identity?.aid ? [{ aid: r.identity.aid, name: r.identity.name ?? '' }] : []));
 
+// A kept-alive connection the server has just closed fails the request before it is sent; try again.
+async function send(url: string, init?: RequestInit, tries = 3): Promise<Response> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      if (i >= tries || !(error instanceof TypeError)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * i));
+    }
+  }
+}
+
 async function json<T>(res: Response, what: string): Promise<T> {
   const text = await res.text();
   if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${text.slice(0, 200)}`);
@@ -41,12 +53,12 @@ export class CatalogClient {
   /** `GET /api/v1/tools?q=&category=`, the top hits in order. */
   async search(need: string, category: string): Promise<ListingHit[]> {
     const url = `${this.baseUrl}/api/v1/tools?q=${encodeURIComponent(need)}&category=${encodeURIComponent(category)}`;
-    return hitsOf((await json<{ results?: ListingItem[] }>(await fetch(url), 'search')).results);
+    return hitsOf((await json<{ results?: ListingItem[] }>(await send(url), 'search')).results);
   }
 
   /** `POST /api/v1/tools/{aid}` with a tax payload: the full contract. */
   async fullContract(aid: string, payload: TaxPayload): Promise<FullContract> {
-    const res = await fetch(`${this.baseUrl}/api/v1/tools/${encodeURIComponent(aid)}`, {
+    const res = await send(`${this.baseUrl}/api/v1/tools/${encodeURIComponent(aid)}`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload),
     });
     return json<FullContract>(res, `tax gate for ${aid}`);
