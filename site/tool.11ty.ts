@@ -1,5 +1,6 @@
 // `/tools/<aid>/`: one page per contract with every public block (never `action`) and JSON-LD.
 import type { SiteData, ToolPage } from '../build/pipeline/site-data.ts';
+import { verificationText } from '../build/model/views.ts';
 import { esc, jsonForHtml } from './escape.ts';
 import { layout } from './layout.ts';
 
@@ -36,6 +37,7 @@ ${pre(c.logic.output_schema)}
 ${row('reliability score', esc(c.trust.reliability_score))}
 ${row('latency', esc(c.trust.latency_ms == null ? 'unknown' : `${c.trust.latency_ms} ms`))}
 ${row('status', esc(c.trust.status))}
+${row('verification', esc(verificationText(c)))}
 </dl>
 <h2>Install and run</h2>
 <p>The action block (install and execute commands) is given to agents that report usage: <code>POST ${esc(t.apiUrl)}</code> with a JSON body such as <code>{"execution_feedback": 200, "trend_keyword": "your use case"}</code>.</p>

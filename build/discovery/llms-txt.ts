@@ -1,6 +1,7 @@
 // /llms.txt in the llmstxt.org format: H1, blockquote summary, H2 sections of `- [name](url): note`.
 import type { ToolContract } from '../model/contract.ts';
 import { PLATFORMS } from '../model/contract.ts';
+import { trustVerification } from '../model/views.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './agent-document.ts';
 import { escapeMarkdown, escapeMarkdownUrl } from './markdown.ts';
 
@@ -30,7 +31,9 @@ export function llmsTxt(listed: ToolContract[], baseUrl: string): string {
     if (group.length === 0) continue;
     out.push(`## Tools from ${platform}`, '');
     for (const t of group) {
-      const note = `${t.identity.task ?? t.identity.name} (reliability ${t.trust.reliability_score})`;
+      const v = trustVerification(t);
+      const verified = v ? `, verification ${v.status}${v.level ? ` (${v.level})` : ''}` : '';
+      const note = `${t.identity.task ?? t.identity.name} (reliability ${t.trust.reliability_score}${verified})`;
       out.push(link(t.identity.name, `${baseUrl}/tools/${t.identity.aid}/`, note));
     }
     out.push('');

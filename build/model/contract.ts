@@ -136,9 +136,29 @@ export const ServedAction = Type.Object(
   { additionalProperties: false },
 );
 
+export const VERIFICATION_STATUSES = ['passed', 'failed', 'unverifiable'] as const;
+export const VERIFICATION_LEVELS = ['runs', 'loads'] as const;
+
+export const Verification = Type.Object(
+  {
+    status: Type.Enum([...VERIFICATION_STATUSES]),
+    level: Type.Optional(Type.Enum([...VERIFICATION_LEVELS], {
+      description: 'runs: did its task offline; loads: needs the internet or an account, so only installed and loaded.',
+    })),
+    reason: Type.String({ maxLength: 1000 }),
+    checked_at: Type.String({ format: 'date-time' }),
+    runtime: nullable<string>('string', { maxLength: 40, description: 'e.g. "node 22.23", "python 3.11"' }),
+    install_ms: nullable<number>('integer', { minimum: 0 }),
+    execute_ms: nullable<number>('integer', { minimum: 0 }),
+  },
+  { additionalProperties: false, description: 'Outcome of installing and running the commands in a sandbox (npm run verify).' },
+);
+export type Verification = Type.Static<typeof Verification>;
+
 export const Record = Type.Object(
   {
     verified: Type.Optional(Type.Boolean({ default: true })),
+    verification: Type.Optional(Verification),
     reliability_calculated_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
   },
   { additionalProperties: false, description: 'Bookkeeping; never served as part of the contract.' },

@@ -32,9 +32,31 @@ export interface TrustTelemetry {
   votes: { yes: number; no: number; partial: number };
 }
 
+/** The evidence of `npm run verify` as served: outcome, level, when, on which runtime; null before any run. */
+export interface TrustVerification {
+  status: 'passed' | 'failed' | 'unverifiable';
+  level: 'runs' | 'loads' | null;
+  checked_at: string;
+  runtime: string | null;
+}
+
+export function trustVerification(c: ToolContract): TrustVerification | null {
+  const v = c.record?.verification;
+  return v ? { status: v.status, level: v.level ?? null, checked_at: v.checked_at, runtime: v.runtime } : null;
+}
+
+/** One line for pages and text documents: `passed (runs) on node 22.23, checked 2026-11-25`. */
+export function verificationText(c: ToolContract): string {
+  const v = trustVerification(c);
+  if (!v) return 'not verified yet';
+  const runtime = v.runtime ? ` on ${v.runtime}` : '';
+  return `${v.status}${v.level ? ` (${v.level})` : ''}${runtime}, checked ${v.checked_at.slice(0, 10)}`;
+}
+
 /** The contract blocks anyone may see: identity, logic, trust (record and $schema are bookkeeping). */
 export function publicBlocks(c: ToolContract, telemetry?: TrustTelemetry) {
-  return { identity: c.identity, logic: c.logic, trust: telemetry ? { ...c.trust, telemetry } : c.trust };
+  const trust = { ...c.trust, verification: trustVerification(c) };
+  return { identity: c.identity, logic: c.logic, trust: telemetry ? { ...trust, telemetry } : trust };
 }
 
 export function listingItem(c: ToolContract, baseUrl: string, telemetry?: TrustTelemetry) {

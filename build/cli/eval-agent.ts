@@ -1,0 +1,116 @@
+// npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--json-out file]
+//   [--platform npm|pypi] [--url http://host:port]
+// The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
+// bundled catalog served by a server this command starts (or the one at --url).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServerProcess } from '../bench/server-process.ts';
+import { localPypiIndex, type Runner, runTask, type TaskOutcome } from '../eval/agent/agent.ts';
+import { formatReport, summarise } from '../eval/agent/report.ts';
+import { createSandboxRunner } from '../eval/agent/sandbox-runner.ts';
+import { CatalogClient } from '../eval/agent/service-client.ts';
+import { type AgentTask, loadTaskSet, taskFilesDir } from '../eval/agent/tasks.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+const set = arg('set');
+if (set && set !== 'dev' && set !== 'heldout') {
+  console.error('--set must be dev or heldout');
+  process.exit(2);
+}
+const sets = set ? [set] : ['dev', 'heldout'];
+const limit = arg('limit') ? Number(arg('limit')) : Number.POSITIVE_INFINITY;
+if (!(limit > 0)) {
+  console.error('--limit must be a positive number');
+  process.exit(2);
+}
+// MCP is compared on every fifth need unless --mcp asks for all of them.
+const mcpEvery = flag('mcp') ? 1 : 5;
+const jobs = Math.max(1, Number(arg('jobs') ?? 2));
+const platform = arg('platform');
+if (platform && platform !== 'npm' && platform !== 'pypi') {
+  console.error('--platform must be npm or pypi');
+  process.exit(2);
+}
+const PYPI_INDEXES = ['/opt/pypi/simple', '/opt/pypi-more/simple'];
+
+function sandboxRunner(): Runner | undefined {
+  if (flag('no-run')) return undefined;
+  const runner = createSandboxRunner();
+  if (typeof runner === 'string') {
+    console.error(`cannot run contracts here (${runner}); measuring the search and fill stages only`);
+    return undefined;
+  }
+  return runner;
+}
+
+function progressLine(set: string, done: number, total: number, o: TaskOutcome): string {
+  const first = o.attempts[0];
+  const status = o.successRank ? `ok@${o.successRank}` : o.ran ? o.failure : 'not run';
+  const why = first && o.successRank !== 1 ? ` (1. ${first.aid}: ${first.kind}: ${first.reason.slice(0, 100)})` : '';
+  return `[${set} ${done}/${total}] ${o.id}: ${status}${why}`;
+}
+
+async function main() {
+  const work = mkdtempSync(path.join(tmpdir(), 'eval-agent-'));
+  let server: Awaited<ReturnType<typeof startServerProcess>> | null = null;
+  let url = arg('url');
+  if (!url) {
+    server = await startServerProcess({
+      PORT: '0', HOST: '127.0.0.1', CATALOG_DIR: path.join(root, 'catalog'), DIST_DIR: path.join(work, 'dist'),
+      DATA_DIR: path.join(work, 'data'), RATE_LIMIT_TELEMETRY_PER_MIN: '0',
+    }, ['--no-build']);
+    url = server.url;
+  }
+  const client = new CatalogClient(url.replace(/\/$/, ''));
+  const runner = sandboxRunner();
+  const report: Record<string, unknown> = {};
+  try {
+    for (const name of sets) {
+      const file = path.join(root, `test/fixtures/agent-tasks/${name}.json`);
+      const tasks = loadTaskSet(file).filter((t) => !platform || t.platform === platform).slice(0, limit);
+      const outcomes: TaskOutcome[] = new Array(tasks.length);
+      let next = 0;
+      let done = 0;
+      // A few needs at once: installs wait on the network far more than on the CPU.
+      const worker = async () => {
+        while (next < tasks.length) {
+          const i = next++;
+          const task = tasks[i] as AgentTask;
+          const outcome = await runTask(task, {
+            client, filesDir: taskFilesDir(file), runner, pypiAvailable: localPypiIndex(PYPI_INDEXES),
+            compareMcp: i % mcpEvery === 0,
+          }).catch((error: Error): TaskOutcome => ({
+            // The service did not answer (after retries): the need is listed as not run, with why.
+            id: task.id, need: task.need, category: task.category, platform: task.platform, ran: false,
+            successRank: null, firstFailure: null, failure: null,
+            attempts: [{ rank: 0, aid: '-', kind: 'not run', reason: `agent error: ${error.message}` }],
+          }));
+          outcomes[i] = outcome;
+          done++;
+          if (!flag('json')) console.error(progressLine(name, done, tasks.length, outcome));
+        }
+      };
+      await Promise.all(Array.from({ length: jobs }, worker));
+      const summary = summarise(outcomes);
+      report[name] = { summary, outcomes, stages: runner ? 'run' : 'search+fill' };
+      if (!flag('json')) console.log(`${formatReport(name, summary, outcomes, runner ? 'met the need' : 'could be filled')}\n`);
+    }
+    if (flag('json')) console.log(JSON.stringify(report, null, 2));
+    const jsonOut = arg('json-out');
+    if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(report, null, 2)}\n`);
+  } finally {
+    await client.close();
+    server?.child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,67 @@
+// npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github] [AID ...]
+// Installs and runs each tool's commands in the bubblewrap sandbox (build/verify/) and reports the outcome;
+// all tools when no aid is given. --json: one object per line {aid, status, level, reason, install_ms,
+// execute_ms}. --write stores record.verification in the contract files. Exit 0 when it ran, whatever the
+// outcomes; 2 when it could not run (no bubblewrap, unknown catalog folder).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createCatalogStore } from '../catalog/catalog-store.ts';
+import { loadConfig } from '../config.ts';
+import { sandboxUnavailable } from '../verify/sandbox.ts';
+import { verifyCatalog } from '../verify/verify-catalog.ts';
+
+const argv = process.argv.slice(2).filter((a) => a !== '--');
+const flags = new Set<string>();
+const options: Record<string, string> = {};
+const aids: string[] = [];
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i] as string;
+  if (a === '--json' || a === '--write') flags.add(a.slice(2));
+  else if (a === '--catalog' || a === '--concurrency' || a === '--platform') options[a.slice(2)] = argv[++i] ?? '';
+  else if (a.startsWith('--')) {
+    console.error(`unknown option ${a}`);
+    process.exit(2);
+  } else aids.push(a);
+}
+
+const catalogDir = options.catalog ? path.resolve(options.catalog) : loadConfig().catalogDir;
+if (!existsSync(path.join(catalogDir, 'tools'))) {
+  console.error(`no tools folder in ${catalogDir}`);
+  process.exit(2);
+}
+const unavailable = sandboxUnavailable();
+if (unavailable) {
+  console.error(`cannot verify: ${unavailable}`);
+  process.exit(2);
+}
+const concurrency = Number(options.concurrency ?? 2);
+if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
+  console.error('--concurrency must be an integer from 1 to 16');
+  process.exit(2);
+}
+
+const store = createCatalogStore({ dir: catalogDir, label: path.relative(process.cwd(), catalogDir) || 'catalog' });
+let selected = aids.length ? aids : await store.list('tools');
+if (options.platform) selected = selected.filter((aid) => aid.startsWith(`${options.platform}-`));
+const counts = { passed: 0, failed: 0, unverifiable: 0 };
+const levels = { runs: 0, loads: 0 };
+await verifyCatalog(store, selected, {
+  concurrency,
+  write: flags.has('write'),
+  onOutcome: ({ aid, verification: v, writeError }) => {
+    counts[v.status]++;
+    if (v.level) levels[v.level]++;
+    if (flags.has('json')) {
+      const line = { aid, status: v.status, ...(v.level ? { level: v.level } : {}), reason: v.reason, install_ms: v.install_ms, execute_ms: v.execute_ms };
+      console.log(JSON.stringify(line));
+    } else {
+      console.log(`${v.status.padEnd(12)} ${aid}${v.level ? ` (${v.level})` : ''}: ${v.reason}`);
+    }
+    if (writeError) console.error(`${aid}: not stored: ${writeError}`);
+  },
+});
+console.error(
+  `${selected.length} tool(s): ${counts.passed} passed (${levels.runs} runs, ${levels.loads} loads), ` +
+    `${counts.failed} failed, ${counts.unverifiable} unverifiable`,
+);
+await store.storage.dispose();

@@ -1,0 +1,122 @@
+// Values for the placeholders of an execute command: what the caller gives, else the property's `default`
+// or first `examples` entry, else a value guessed from the property's role or name (a sample file for a
+// file-like input, the sandbox's fixture page for a URL). Guesses are listed so the evidence says so.
+import path from 'node:path';
+import type { ToolContract } from '../model/contract.ts';
+import { FIXTURE_PORT } from './sandbox.ts';
+
+export const SAMPLES_DIR = path.join(import.meta.dirname, 'samples');
+
+/** Sample file per extension (build/verify/samples). No JPEG encoder here: `.jpg` gets the PNG's bytes. */
+const SAMPLE_FOR_EXT: Record<string, string> = {
+  txt: 'sample.txt', text: 'sample.txt', csv: 'sample.csv', json: 'sample.json', md: 'sample.md', markdown: 'sample.md',
+  html: 'sample.html', htm: 'sample.html', xml: 'sample.xml', yaml: 'sample.yaml', yml: 'sample.yaml',
+  png: 'sample.png', jpg: 'sample.png', jpeg: 'sample.png', gif: 'sample.png', webp: 'sample.png',
+  pdf: 'sample.pdf', wav: 'sample.wav', mp3: 'sample.wav', audio: 'sample.wav',
+};
+
+/** Extension a placeholder's name or description suggests. */
+const NAME_HINTS: [RegExp, string][] = [
+  [/image|img|photo|picture|png/, 'png'],
+  [/jpe?g/, 'jpg'],
+  [/audio|sound|wav|mp3|speech/, 'wav'],
+  [/pdf/, 'pdf'],
+  [/csv|table|spreadsheet/, 'csv'],
+  [/json|schema/, 'json'],
+  [/markdown|\bmd\b/, 'md'],
+  [/html|page/, 'html'],
+  [/xml|svg/, 'xml'],
+  [/yaml|yml/, 'yaml'],
+];
+
+export type InputRole = 'text' | 'input_file' | 'output_file' | 'output_dir' | 'url' | 'json' | 'number' | 'option';
+
+interface PropertyInfo {
+  type?: string;
+  description?: string;
+  default?: unknown;
+  examples?: unknown[];
+  role?: InputRole;
+  format?: unknown;
+}
+
+const OUTPUT_FILE = /^(out|output|dest|destination|target|save|result)(_?(file|path|name|image|pdf|audio))?$|_out$|^out_/;
+const OUTPUT_DIR = /^(out|output|dest|target)_?dir(ectory)?$/;
+const INPUT_FILE = /file|path|input|src|source|image|img|photo|audio|pdf|csv|document|doc|dir$/;
+const URL_NAME = /url|uri|link|href|website|site|endpoint/;
+const NUMBER_NAME = /^(n|num|count|number|size|width|height|limit|length|max|min|depth|seconds|level|amount|quantity|a|b|x|y)$/;
+
+function extOf(value: string): string | undefined {
+  const m = /\.([A-Za-z0-9]{1,8})$/.exec(value);
+  return m ? (m[1] as string).toLowerCase() : undefined;
+}
+
+function hintedExt(name: string, info: PropertyInfo): string | undefined {
+  const text = `${name} ${info.description ?? ''} ${Array.isArray(info.format) ? info.format.join(' ') : (info.format ?? '')}`.toLowerCase();
+  return NAME_HINTS.find(([re]) => re.test(text))?.[1];
+}
+
+function guessRole(name: string, info: PropertyInfo): InputRole {
+  if (info.role) return info.role;
+  const n = name.toLowerCase();
+  if (OUTPUT_DIR.test(n)) return 'output_dir';
+  if (OUTPUT_FILE.test(n)) return 'output_file';
+  if (URL_NAME.test(n) || info.type === 'url') return 'url';
+  if (INPUT_FILE.test(n)) return 'input_file';
+  if (info.type === 'integer' || info.type === 'number' || NUMBER_NAME.test(n)) return 'number';
+  return 'text';
+}
+
+export interface FilledInput {
+  value: string;
+  /** Sample copied into the work folder under `value` (a relative path). */
+  sample?: string;
+  /** An output the command writes (file or folder), relative to the work folder. */
+  output?: 'file' | 'dir';
+  /** How the value was chosen: given, default, example, guessed. */
+  source: 'given' | 'default' | 'example' | 'guessed';
+}
+
+function sampleFile(ext: string | undefined): string {
+  return SAMPLE_FOR_EXT[ext ?? 'txt'] ?? 'sample.txt';
+}
+
+/** One placeholder's value. `given` values come from the caller (benchmarks, tests) and win. */
+export function fillInput(name: string, info: PropertyInfo, given?: string): FilledInput {
+  const role = guessRole(name, info);
+  const declared = info.default ?? (Array.isArray(info.examples) ? info.examples[0] : undefined);
+  const source: FilledInput['source'] = given !== undefined ? 'given' : info.default !== undefined ? 'default' : declared !== undefined ? 'example' : 'guessed';
+  const text = given ?? (declared === undefined ? undefined : typeof declared === 'string' ? declared : JSON.stringify(declared));
+  switch (role) {
+    case 'input_file': {
+      // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
+      const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
+      const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `input-${name}.${ext}`;
+      return { value, sample: sampleFile(ext), source };
+    }
+    case 'output_file': {
+      const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
+      const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `output-${name}.${ext}`;
+      return { value, output: 'file', source };
+    }
+    case 'output_dir':
+      return { value: text && !text.includes('..') && !path.isAbsolute(text) ? text : `out-${name}`, output: 'dir', source };
+    case 'url':
+      // The execute step has no network: URLs point at the sandbox's own fixture server unless given.
+      return given !== undefined ? { value: given, source } : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed' };
+    case 'number':
+      return { value: text ?? '2', source };
+    case 'json':
+      return { value: text ?? '{"name":"Ada","age":36}', source };
+    default:
+      return { value: text ?? 'The quick brown fox jumps over the lazy dog.', source };
+  }
+}
+
+/** Values for every placeholder of the command, from the contract's input schema and the caller's values. */
+export function fillInputs(contract: ToolContract, placeholders: string[], given: Record<string, string> = {}): Record<string, FilledInput> {
+  const props = (contract.logic.input_schema.properties ?? {}) as Record<string, PropertyInfo>;
+  const out: Record<string, FilledInput> = {};
+  for (const name of placeholders) out[name] = fillInput(name, props[name] ?? {}, given[name]);
+  return out;
+}

@@ -1,0 +1,76 @@
+// Turns one run into the evidence stored as record.verification. Passed: both commands exit 0 within the
+// limits and the execute step prints something or writes its output file (level `runs`). A tool whose
+// contract says it needs the internet or credentials passes at level `loads` when, offline, it installed,
+// loaded, and has the functions its command calls.
+import { type RunResult, runtimeLabel, type StepResult } from './run-contract.ts';
+
+export type VerificationStatus = 'passed' | 'failed' | 'unverifiable';
+export type VerificationLevel = 'runs' | 'loads';
+
+export interface Verification {
+  status: VerificationStatus;
+  level?: VerificationLevel;
+  reason: string;
+  checked_at: string;
+  runtime: string | null;
+  install_ms: number | null;
+  execute_ms: number | null;
+}
+
+const LIMIT_WORDS: Record<string, string> = {
+  cpu: 'the CPU-time limit',
+  memory: 'the memory limit',
+  processes: 'the process limit',
+  'file-size': 'the file-size limit',
+  output: 'the output-size limit',
+  wall: 'the wall-clock limit',
+  disk: 'the disk limit',
+};
+
+/** The last meaningful line a failed step printed, for a reason a maintainer can act on. */
+function lastLine(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
+  const error = lines.find((l) => /error|cannot|not found|no such|missing|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
+  return (error ?? lines[lines.length - 1] ?? '').slice(0, 300);
+}
+
+function stepFailure(label: string, step: StepResult): string {
+  if (step.limit) return `${label} stopped at ${LIMIT_WORDS[step.limit] ?? step.limit}`;
+  const how = step.signal ? `was killed by ${step.signal}` : `exited with code ${step.code}`;
+  const detail = lastLine(step.stderr) || lastLine(step.stdout);
+  return `${label} ${how}${detail ? `: ${detail}` : ''}`;
+}
+
+const ok = (step: StepResult | undefined): boolean => step !== undefined && step.code === 0 && !step.limit;
+
+export function judge(run: RunResult, now = new Date()): Verification {
+  const evidence = {
+    checked_at: now.toISOString(),
+    runtime: run.runtime ? runtimeLabel(run.runtime) : null,
+    install_ms: run.install?.ms ?? null,
+    execute_ms: run.execute?.ms ?? null,
+  };
+  if (run.notRun) return { status: run.notRun.status, reason: run.notRun.reason, ...evidence };
+  const failed = (reason: string): Verification => ({ status: 'failed', reason, ...evidence });
+  if (run.setup && !ok(run.setup)) return failed(stepFailure('setting up the project', run.setup));
+  if (!run.install || !ok(run.install)) return failed(run.install ? stepFailure('install', run.install) : 'install did not run');
+  const execute = run.execute as StepResult;
+  const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
+  if (ok(execute)) {
+    if (printed) return { status: 'passed', level: 'runs', reason: 'installed and did its task offline', ...evidence };
+    return failed('execute exited 0 but printed nothing and wrote no output file');
+  }
+  if (run.loadCheck) {
+    const needs = [run.requires.network ? 'the internet' : '', ...(run.requires.env ?? [])].filter(Boolean).join(', ');
+    if (ok(run.loadCheck)) {
+      return {
+        status: 'passed',
+        level: 'loads',
+        reason: `needs ${needs}: installed, loaded, and the functions its command calls exist (${lastLine(run.loadCheck.stdout)})`,
+        ...evidence,
+      };
+    }
+    return failed(`needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`);
+  }
+  return failed(stepFailure('execute', execute));
+}
