@@ -39,8 +39,12 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
 
 /** A failure to answer with: 404 when the upstream has no such thing, 502 when it could not be used. */
 export class UpstreamError extends Error {
-  constructor(readonly status: 404 | 502, message: string, readonly tooLarge = false) {
+  readonly status: 404 | 502;
+  readonly tooLarge: boolean;
+  constructor(status: 404 | 502, message: string, tooLarge = false) {
     super(message);
+    this.status = status;
+    this.tooLarge = tooLarge;
   }
 }
 

@@ -26,8 +26,10 @@ export const COMMAND_FIELDS = ['install_cmd', 'execute_cmd'] as const;
 export type CommandField = (typeof COMMAND_FIELDS)[number];
 
 export class ContractInvalidError extends Error {
-  constructor(readonly errors: FieldError[]) {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[]) {
     super(errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+    this.errors = errors;
   }
 }
 

@@ -4,7 +4,7 @@
 //   static — from sending the write to every static file showing it: tool page, static JSON, an index
 //            page, sitemap, llms.txt, build-info count (target ≤ 3 s)
 // and a burst of 100 writes spread over 10 s (target: all land, final site holds all 100).
-// `tsx build/cli/bench-rebuild.ts [--n 10000] [--singles 5]` prints medians; `benchRebuild(n)` returns them.
+// `node build/cli/bench-rebuild.ts [--n 10000] [--singles 5]` prints medians; `benchRebuild(n)` returns them.
 import { existsSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -56,7 +56,7 @@ interface Outcome {
 
 /** Runs every task on a pool of workers; a worker that dies or hangs is replaced and its task failed. */
 async function runPool(tasks: CompileTask[], workers: number, onDone: (r: CompileResult) => void): Promise<void> {
-  const entryUrl = new URL('../apis/worker-entry.mjs', import.meta.url);
+  const entryUrl = new URL('../apis/compile-worker.ts', import.meta.url);
   const queue = [...tasks];
   let active = 0;
   await new Promise<void>((resolve) => {

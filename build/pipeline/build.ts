@@ -53,8 +53,10 @@ export interface BuildResult {
 }
 
 export class CatalogInvalidError extends Error {
-  constructor(readonly errors: string[]) {
+  readonly errors: string[];
+  constructor(errors: string[]) {
     super(`catalog has ${errors.length} error(s):\n${errors.slice(0, 50).join('\n')}`);
+    this.errors = errors;
   }
 }
 
