@@ -11,6 +11,7 @@ import { writeCorpusCatalog } from '../bench/corpus.ts';
 import { loadQuerySet } from '../search/eval.ts';
 import { median } from '../bench/stats.ts';
 import { startServerProcess } from '../bench/server-process.ts';
+import { exitOnHelp } from './help.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -59,6 +60,10 @@ export function httpLine(r: HttpFigures): string {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  exitOnHelp(`
+usage: npm run bench:http [-- --n 10000] [--seconds 10] [--runs 3]
+HTTP search throughput (autocannon, 32 connections) against the real server; the median run is reported.
+`);
   const i = process.argv.indexOf('--n');
   const n = i >= 0 ? Number(process.argv[i + 1]) : 10_000;
   const s = process.argv.indexOf('--seconds');

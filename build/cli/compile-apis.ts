@@ -16,6 +16,12 @@ import { DEFAULT_CACHE, type DirectoryEntry, apiFolder, ensureDirectory, listDir
 import { assignServiceNames, specKey } from '../apis/naming.ts';
 import { distribution, TOKENIZER } from '../apis/tokens.ts';
 import { createProgress } from '../pipeline/progress.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run compile-apis [-- --dir DIR] [--out catalog/apis] [--compiled-at ISO] [--workers N] [--limit N]
+Compiles the APIs.guru OpenAPI directory (fetched into .cache/ when --dir is absent) into manifests.
+`);
 
 const TASK_TIMEOUT_MS = 120_000;
 

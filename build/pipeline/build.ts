@@ -133,7 +133,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const pages = await phase('html', () => renderSite(site, buildDir));
     Object.assign(phases, (await phase('worker-wait', () => side)).phases);
     const ms = Math.round(performance.now() - started);
-    const info = { generated_at: generatedAt, base_url: baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };
+    const info = { generated_at: generatedAt, base_url: baseUrl, api_origin: options.apiOrigin ?? baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
     await phase('swap', () => swapIn(options.distDir, buildDir));
     // Deleting an old build (tens of thousands of files) must not delay this write's visibility or the
