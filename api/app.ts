@@ -19,6 +19,7 @@ import { requestGuard } from './http/request-guard.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveDist } from './http/static.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { conditionalGet } from './http/conditional-get.ts';
 import { routePatternMiddleware } from './ops/request-observer.ts';
 
 interface MethodRoute {
@@ -75,6 +76,7 @@ export function createApp(ctx: AppContext): H3 {
   app.use(cors());
   app.use(requestGuard());
   app.use(routePatternMiddleware());
+  app.use(conditionalGet());
   healthRoutes(app, ctx);
   toolRoutes(app, ctx);
   searchRoutes(app, ctx);

@@ -21,23 +21,31 @@ const TYPES: Record<string, string> = {
 /** Extensionless files (Netlify's `_headers`, `_redirects`) are plain text. */
 export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerCase()] ?? 'text/plain; charset=utf-8';
 
-/** Files whose names never change content (search shards carry a content hash) may be cached for a year. */
-const cacheControlOf = (id: string) =>
-  id.startsWith('/search/shards/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600';
+/** One lifetime for every file, as the CDN's `_headers` gives (no dist/ file name carries a content hash). */
+const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=3600';
+
+/** The precompressed files the build writes beside each compressible one (build/compress/precompress.ts). */
+const ENCODINGS: Record<string, string> = { br: '.br', gzip: '.gz' };
+const ENCODED = /\.(br|gz)$/;
 
 export function serveDist(event: H3Event, distDir: string) {
   return serveStatic(event, {
     fallthrough: true,
-    headers: { 'cache-control': cacheControlOf(event.url.pathname) },
+    encodings: ENCODINGS,
+    headers: { 'cache-control': CACHE_CONTROL },
     indexNames: ['/index.html'],
     async getMeta(id) {
       const file = path.join(distDir, id);
       const stat = await fsp.stat(file).catch(() => null);
       if (!stat?.isFile()) return undefined;
+      // `x.json.br` asked for as `x.json` (serveStatic tries the encodings the client accepts first): the
+      // type is the original's and the encoding is said; asked for by its own name, it is a plain file.
+      const encoded = id !== event.url.pathname && ENCODED.test(id);
       return {
         size: stat.size,
         mtime: stat.mtimeMs,
-        type: contentTypeOf(file),
+        type: contentTypeOf(encoded ? file.replace(ENCODED, '') : file),
+        ...(encoded ? { encoding: id.endsWith('.br') ? 'br' : 'gzip' } : {}),
         etag: `W/"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
       };
     },

@@ -6,6 +6,7 @@ import type { Middleware } from 'h3';
 import type { Logger } from './logger.ts';
 import { requestIdOf } from './logger.ts';
 import type { Metrics } from './metrics.ts';
+import { operatorEvent } from './operator-events.ts';
 
 const ROUTE = Symbol('tcc.route');
 type Tagged = http.IncomingMessage & { [ROUTE]?: string };
@@ -34,6 +35,9 @@ export function observeRequest(req: http.IncomingMessage, res: http.ServerRespon
     metrics.request(route, method, res.statusCode, seconds);
     // The path without its query: queries are what users typed, and may hold anything.
     const pathOnly = (req.url ?? '').split('?', 1)[0];
-    log.info({ req_id: id, method, route, path: pathOnly, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    const fields = { req_id: id, method, route, path: pathOnly, status: res.statusCode };
+    log.info({ ...fields, ms: Math.round(seconds * 1e4) / 10 }, 'request');
+    const event = operatorEvent(method, route, res.statusCode);
+    if (event) log[event.level](fields, event.msg);
   });
 }
