@@ -2,13 +2,12 @@
 // catalog snapshot it answers from.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import zlib from 'node:zlib';
-import compression from 'compression';
 import { toNodeHandler } from 'h3/node';
 import { catalogStoreFor } from '../build/catalog/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/catalog/snapshot.ts';
 import { createApp } from './app.ts';
+import { compress } from './http/compress.ts';
 import type { AppContext } from './context.ts';
 import { createRebuildScheduler, staleAids } from './rebuild/scheduler.ts';
 import { workerBuilder } from './rebuild/worker.ts';
@@ -124,11 +123,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   await group.start(rebuild, staleAids(config.catalogDir, config.distDir));
   const app = createApp(ctx);
   const handle = toNodeHandler(app);
-  // Dynamic answers over 1 KB, compressed on the fly at cheap levels (a search answer is a few KB; higher
-  // levels cost throughput for little). dist/ files arrive precompressed (Content-Encoding set) and pass.
-  const compress = compression({
-    threshold: 1024, level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
-  }) as unknown as (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
   // Timeouts are enforced on each check, every second (Node's default is every 30 s).
   let closing = false;
   const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {

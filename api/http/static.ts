@@ -25,32 +25,54 @@ export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerC
 const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=3600';
 
 /** The precompressed files the build writes beside each compressible one (build/compress/precompress.ts). */
-const ENCODINGS: Record<string, string> = { br: '.br', gzip: '.gz' };
-const ENCODED = /\.(br|gz)$/;
+const PRECOMPRESSED = [['br', '.br'], ['gzip', '.gz']] as const;
+
+/**
+ * The encodings a client accepts, in this server's order of preference (br first: smaller files). Ours,
+ * not h3's: h3 breaks ties by the header's order, and browsers list gzip before br.
+ */
+export function acceptedEncodings(header: string | null): (typeof PRECOMPRESSED)[number][] {
+  if (!header) return [];
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const weight = params.find((p) => p.startsWith('q='));
+    q.set(name === 'x-gzip' ? 'gzip' : name, weight ? Number(weight.slice(2)) || 0 : 1);
+  }
+  return PRECOMPRESSED.filter(([name]) => (q.get(name) ?? q.get('*') ?? 0) > 0);
+}
 
 export function serveDist(event: H3Event, distDir: string) {
+  const accepted = acceptedEncodings(event.req.headers.get('accept-encoding'));
+  /** The file actually sent for an id: its .br or .gz when the client takes it and the build wrote it. */
+  const chosen = new Map<string, string>();
+  event.res.headers.set('vary', 'accept-encoding');
   return serveStatic(event, {
     fallthrough: true,
-    encodings: ENCODINGS,
     headers: { 'cache-control': CACHE_CONTROL },
     indexNames: ['/index.html'],
     async getMeta(id) {
       const file = path.join(distDir, id);
       const stat = await fsp.stat(file).catch(() => null);
       if (!stat?.isFile()) return undefined;
-      // `x.json.br` asked for as `x.json` (serveStatic tries the encodings the client accepts first): the
-      // type is the original's and the encoding is said; asked for by its own name, it is a plain file.
-      const encoded = id !== event.url.pathname && ENCODED.test(id);
+      for (const [encoding, ext] of accepted) {
+        const encoded = await fsp.stat(file + ext).catch(() => null);
+        if (!encoded?.isFile()) continue;
+        chosen.set(id, file + ext);
+        return {
+          size: encoded.size, mtime: encoded.mtimeMs, type: contentTypeOf(file), encoding,
+          etag: `W/"${encoded.size.toString(36)}-${Math.floor(encoded.mtimeMs).toString(36)}-${encoding}"`,
+        };
+      }
       return {
         size: stat.size,
         mtime: stat.mtimeMs,
-        type: contentTypeOf(encoded ? file.replace(ENCODED, '') : file),
-        ...(encoded ? { encoding: id.endsWith('.br') ? 'br' : 'gzip' } : {}),
+        type: contentTypeOf(file),
         etag: `W/"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
       };
     },
     async getContents(id) {
-      return fsp.readFile(path.join(distDir, id));
+      return fsp.readFile(chosen.get(id) ?? path.join(distDir, id));
     },
   });
 }
