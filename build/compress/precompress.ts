@@ -15,6 +15,11 @@ const gzip = promisify(zlib.gzip);
 const COMPRESSIBLE = new Set(['.html', '.json', '.xml', '.txt', '.js', '.mjs', '.css', '.svg', '.map']);
 /** Below this, compression saves less than a packet and costs a file pair each. */
 export const MIN_COMPRESS_BYTES = 1024;
+/**
+ * Measured on the bundled site (2,358 files, 8.4 MB): brotli 5 + gzip 6 took 1.7 s and gave 1.71 / 1.89 MB;
+ * brotli 9 + gzip 9 took 66 s for 1.70 / 1.88 MB; brotli 11 took 119 s for 1.53 MB. Not worth it.
+ */
+const QUALITY = { br: 5, gzip: 6 } as const;
 /** Files compressed at once (zlib's thread pool has four threads by default). */
 const PARALLEL = 8;
 
@@ -59,8 +64,8 @@ export async function precompress(buildDir: string, prevDir: string | null = nul
         continue;
       }
       const [br, gz] = await Promise.all([
-        brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
-        gzip(data, { level: 9 }),
+        brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: QUALITY.br, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+        gzip(data, { level: QUALITY.gzip }),
       ]);
       await Promise.all([fsp.writeFile(`${file}.br`, br), fsp.writeFile(`${file}.gz`, gz)]);
       stats.files++;
