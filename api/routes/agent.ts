@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 
 export function agentRoutes(app: H3, ctx: AppContext) {
   for (const p of AGENT_DOCUMENT_PATHS) {
-    app.get(`/${p}`, (event) => {
+    app.get(`/${p}`, () => {
       return agentDocument({
         baseUrl: ctx.config.baseUrl,
         toolsCount: ctx.snapshot.tools.length,
