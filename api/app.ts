@@ -20,6 +20,9 @@ import { translateRoutes } from './routes/translate.ts';
 import { requestGuard } from './http/request-guard.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveDist } from './http/static.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { conditionalGet } from './http/conditional-get.ts';
+import { routePatternMiddleware } from './ops/request-observer.ts';
 
 interface MethodRoute {
   method: string;
@@ -75,6 +78,8 @@ export function createApp(ctx: AppContext): H3 {
   app.use(securityHeaders());
   app.use(cors());
   app.use(requestGuard());
+  app.use(routePatternMiddleware());
+  app.use(conditionalGet());
   healthRoutes(app, ctx);
   toolRoutes(app, ctx);
   searchRoutes(app, ctx);
@@ -87,6 +92,7 @@ export function createApp(ctx: AppContext): H3 {
   adminApiRoutes(app, ctx);
   translateRoutes(app, ctx);
   contributeRoutes(app, ctx);
+  metricsRoutes(app, ctx);
   // Register new route groups above this line: the 405 fallbacks below are derived from them.
   const allowedMethods = methodsLookup(app);
 

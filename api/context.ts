@@ -13,6 +13,8 @@ import type { ApiCatalog } from './services/apis.ts';
 import type { ClientHasher } from './state/telemetry/client-hash.ts';
 import type { TelemetryStore } from './state/telemetry/types.ts';
 import type { ToolSearch } from './services/tool-search.ts';
+import type { Logger } from './ops/logger.ts';
+import type { Metrics } from './ops/metrics.ts';
 
 export interface AppContext {
   config: Config;
@@ -36,4 +38,7 @@ export interface AppContext {
   adminFailures: AuthFailures;
   /** Per client, on POST /api/v1/contribute. */
   contributeLimiter: RateLimiter;
+  /** Structured log lines for what an operator cares about (ingests, rebuilds, accepts, refusals, shutdown). */
+  log: Logger;
+  metrics: Metrics;
 }

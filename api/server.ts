@@ -7,6 +7,7 @@ import { catalogStoreFor } from '../build/catalog/catalog-store.ts';
 import type { Config } from '../build/config.ts';
 import { loadSnapshot } from '../build/catalog/snapshot.ts';
 import { createApp } from './app.ts';
+import { compress } from './http/compress.ts';
 import type { AppContext } from './context.ts';
 import { createRebuildScheduler, staleAids } from './rebuild/scheduler.ts';
 import { workerBuilder } from './rebuild/worker.ts';
@@ -14,7 +15,10 @@ import { contributionLimiter } from './services/contributions.ts';
 import { loadApiCatalog } from './services/apis.ts';
 import { createRuntimeState } from './state/runtime-state.ts';
 import { scaleOut } from './rebuild/scale-out.ts';
-import { builtExpansions, createToolSearch } from './services/tool-search.ts';
+import { builtExpansions, createToolSearch, type ToolSearch } from './services/tool-search.ts';
+import { createLogger, type Logger } from './ops/logger.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { observeRequest } from './ops/request-observer.ts';
 
 export interface RunningServer {
   url: string;
@@ -32,6 +36,32 @@ export interface ServerOptions {
   /** Slow clients: all headers within this (default 10 s), the whole request within requestTimeoutMs (30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** SHUTDOWN_GRACE_MS: how long close() lets requests in flight finish before cutting them (default 10 s). */
+  shutdownGraceMs?: number;
+  /** Where log lines go (default: JSON on stdout at LOG_LEVEL). */
+  log?: Logger;
+}
+
+/** The search, timed into the metrics (ranking only: the HTTP histogram has the whole request). */
+function timedSearch(search: ToolSearch, metrics: Metrics): ToolSearch {
+  const rank = search.search.bind(search);
+  search.search = (q, options) => {
+    const started = performance.now();
+    try { return rank(q, options); } finally { metrics.search('tools', (performance.now() - started) / 1000); }
+  };
+  return search;
+}
+
+/**
+ * Stops accepting, lets requests in flight finish (idle keep-alive sockets are closed at once, busy ones
+ * once their answer is sent), and cuts whatever is still open after the grace period.
+ */
+function drain(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => { clearTimeout(cut); resolve(); });
+    server.closeIdleConnections();
+  });
 }
 
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
@@ -39,6 +69,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // unreachable Redis stops the start before anything else is loaded.
   const runtime = await createRuntimeState(config, { telemetryRatePerMin: options.telemetryRatePerMin });
   const { telemetry } = runtime;
+  const log = options.log ?? createLogger();
+  const metrics = createMetrics(() => ctx);
   // The catalog files, under the Redis overlay of admin writes when STORAGE_URL is redis://.
   const store = catalogStoreFor(config);
   const snapshot = await loadSnapshot(store).catch(async (error) => {
@@ -47,12 +79,26 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     throw error;
   });
   if (snapshot.errors.length) {
-    for (const e of snapshot.errors.slice(0, 20)) console.error(`skipped: ${e}`);
+    for (const e of snapshot.errors.slice(0, 20)) log.warn({ error: e }, 'catalog file skipped');
   }
   // Rebuilds run on a worker thread from the snapshot current when each build starts; with several
   // processes on one Redis, behind the shared rebuild lock (scale-out.ts).
-  const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, ...(store.overlay && config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
-  const group = scaleOut(store, () => ctx, (aids) => builder.run(ctx.snapshot.tools, aids));
+  const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, apiOrigin: config.apiOrigin, ...(store.overlay && config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
+  const timedBuild = async (aids: string[] | null) => {
+    const started = performance.now();
+    log.info({ tools: aids?.length ?? 'all' }, 'rebuild started');
+    try {
+      const r = await builder.run(ctx.snapshot.tools, aids);
+      metrics.rebuild('ok', (performance.now() - started) / 1000);
+      log.info({ ms: Math.round(r.ms), incremental: r.incremental, tools_count: r.toolsCount }, 'rebuild finished');
+      return r;
+    } catch (error) {
+      metrics.rebuild('failed', (performance.now() - started) / 1000);
+      log.error({ err: (error as Error).message }, 'rebuild failed');
+      throw error;
+    }
+  };
+  const group = scaleOut(store, () => ctx, timedBuild);
   const rebuild = createRebuildScheduler({ run: group.run });
   if (config.adminSecret) builder.warm();
   const ctx: AppContext = {
@@ -60,7 +106,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     store,
     snapshot,
     startedAt: new Date(),
-    toolSearch: createToolSearch(snapshot, { expansions: builtExpansions(config.distDir) }),
+    toolSearch: timedSearch(createToolSearch(snapshot, { expansions: builtExpansions(config.distDir) }), metrics),
     apis: await loadApiCatalog(store),
     telemetry,
     reviewQueue: runtime.reviewQueue,
@@ -70,21 +116,26 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     rebuild,
     adminFailures: runtime.authFailures,
     contributeLimiter: contributionLimiter(runtime.createLimiter),
+    log,
+    metrics,
   };
   // Writes whose rebuild was cut short by a crash or stop: let the static site catch up, in the background.
   await group.start(rebuild, staleAids(config.catalogDir, config.distDir));
   const app = createApp(ctx);
   const handle = toNodeHandler(app);
   // Timeouts are enforced on each check, every second (Node's default is every 30 s).
+  let closing = false;
   const server = http.createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     // Answered before its body arrived in full (a 413 mid-stream, a 404 before reading): `Connection:
     // close`, so Node ends the connection after the answer instead of reading a body that may never end.
     const writeHead = res.writeHead;
     res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
-      if (!req.complete) this.shouldKeepAlive = false;
+      // While shutting down, every answer closes its connection, so draining ends with the last answer.
+      if (!req.complete || closing) this.shouldKeepAlive = false;
       return (writeHead as (...a: unknown[]) => http.ServerResponse).apply(this, args);
     } as typeof res.writeHead;
-    void handle(req, res);
+    observeRequest(req, res, log, metrics);
+    compress(req, res, () => void handle(req, res));
   });
   // Slow clients may not hold sockets open: headers within 10 s, whole request within 30 s.
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -109,7 +160,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     port,
     ctx,
     close: async () => {
-      await new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+      closing = true;
+      await drain(server, options.shutdownGraceMs ?? Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000));
       // A build in flight finishes (its swap is atomic either way); queued aids are left to the next start.
       await group.close();
       await rebuild.close();

@@ -6,10 +6,14 @@ export interface Config {
   host: string;
   /** Absolute public URL without a trailing slash; used in every discovery file. */
   baseUrl: string;
+  /** API_ORIGIN: where the CDN's `_redirects` send dynamic paths (the API server); default BASE_URL. */
+  apiOrigin: string;
   catalogDir: string;
   distDir: string;
   dataDir: string;
   adminSecret: string | undefined;
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /** A redis:// or rediss:// URL (loadConfig refuses any other scheme), or undefined for files. */
   storageUrl: string | undefined;
 }
@@ -37,14 +41,14 @@ function parsePort(raw: string | undefined): number {
   return n;
 }
 
-export function normalizeBaseUrl(raw: string): string {
+export function normalizeBaseUrl(raw: string, name = 'BASE_URL'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`BASE_URL must be an absolute URL, got ${JSON.stringify(raw)}`);
+    throw new ConfigError(`${name} must be an absolute URL, got ${JSON.stringify(raw)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('BASE_URL must use http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https`);
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
@@ -58,14 +62,17 @@ function parseStorageUrl(raw: string | undefined): string | undefined {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const port = parsePort(env.PORT);
   const host = env.HOST || '127.0.0.1';
+  const baseUrl = normalizeBaseUrl(env.BASE_URL || `http://localhost:${port}`);
   return {
     port,
     host,
-    baseUrl: normalizeBaseUrl(env.BASE_URL || `http://localhost:${port}`),
+    baseUrl,
+    apiOrigin: env.API_ORIGIN ? normalizeBaseUrl(env.API_ORIGIN, 'API_ORIGIN') : baseUrl,
     catalogDir: path.resolve(cwd, env.CATALOG_DIR || 'catalog'),
     distDir: path.resolve(cwd, env.DIST_DIR || 'dist'),
     dataDir: path.resolve(cwd, env.DATA_DIR || '.data'),
     adminSecret: env.ADMIN_SECRET || undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     storageUrl: parseStorageUrl(env.STORAGE_URL),
   };
 }

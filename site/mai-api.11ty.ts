@@ -13,7 +13,7 @@ const STYLE = `<style>
 @media (prefers-color-scheme:dark){:root{--fg:#e6e9ec;--muted:#a2abb5;--bg:#14171a;--soft:#1d2125;--line:#2c3238;--accent:#6cb0ff}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
-a{color:var(--accent);text-decoration:none}a:hover{text-decoration:underline}
+a{color:var(--accent);text-decoration:underline;text-underline-offset:.15em}a:hover{text-decoration-thickness:2px}
 code{font:0.86em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .wrap{max-width:68rem;margin:0 auto;padding:0 1.25rem}
 header{background:var(--soft);border-bottom:1px solid var(--line);padding:1.5rem 0 2rem}
@@ -27,7 +27,7 @@ h1{font-size:2.1rem;line-height:1.2;margin:0 0 .6rem;letter-spacing:-.01em}
 .toc{border-top:1px solid var(--line);border-bottom:1px solid var(--line);padding:1rem 0;margin-bottom:1rem}
 .toc h2{font-size:1rem;margin:0 0 .6rem}
 .toc ul{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:0;padding:0}
-.toc a{display:inline-block;padding:.25rem .7rem;border:1px solid var(--line);border-radius:999px;font-size:.9rem;background:var(--bg)}
+.toc a{text-decoration:none;display:inline-block;padding:.25rem .7rem;border:1px solid var(--line);border-radius:999px;font-size:.9rem;background:var(--bg)}
 .toc span,.count{color:var(--muted);font-weight:400}
 .cat{margin:2.2rem 0;content-visibility:auto;contain-intrinsic-size:auto 40rem}
 .cat h2{font-size:1.35rem;margin:0 0 .6rem;display:flex;align-items:baseline;gap:.6rem}

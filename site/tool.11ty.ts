@@ -15,7 +15,7 @@ const pre = (value: unknown) => `<pre>${esc(JSON.stringify(value, null, 2))}</pr
 export function render(d: { tool: ToolPage; site: SiteData }): string {
   const { tool: t, site } = d;
   const c = t.contract;
-  const body = `<p><a href="/">${esc(site.name)}</a> › <a href="/#${esc(c.identity.platform)}">${esc(c.identity.platform)}</a></p>
+  const body = `<nav aria-label="Breadcrumb"><p><a href="/">${esc(site.name)}</a> › <a href="/#${esc(c.identity.platform)}">${esc(c.identity.platform)}</a></p></nav>
 <main>
 <h1>${esc(c.identity.name)}</h1>
 <p>${esc(c.identity.task ?? '')}</p>

@@ -21,19 +21,49 @@ const TYPES: Record<string, string> = {
 /** Extensionless files (Netlify's `_headers`, `_redirects`) are plain text. */
 export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerCase()] ?? 'text/plain; charset=utf-8';
 
-/** Files whose names never change content (search shards carry a content hash) may be cached for a year. */
-const cacheControlOf = (id: string) =>
-  id.startsWith('/search/shards/') ? 'public, max-age=31536000, immutable' : 'public, max-age=300, stale-while-revalidate=3600';
+/** One lifetime for every file, as the CDN's `_headers` gives (no dist/ file name carries a content hash). */
+const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=3600';
+
+/** The precompressed files the build writes beside each compressible one (build/compress/precompress.ts). */
+const PRECOMPRESSED = [['br', '.br'], ['gzip', '.gz']] as const;
+
+/**
+ * The encodings a client accepts, in this server's order of preference (br first: smaller files). Ours,
+ * not h3's: h3 breaks ties by the header's order, and browsers list gzip before br.
+ */
+export function acceptedEncodings(header: string | null): (typeof PRECOMPRESSED)[number][] {
+  if (!header) return [];
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const weight = params.find((p) => p.startsWith('q='));
+    q.set(name === 'x-gzip' ? 'gzip' : name, weight ? Number(weight.slice(2)) || 0 : 1);
+  }
+  return PRECOMPRESSED.filter(([name]) => (q.get(name) ?? q.get('*') ?? 0) > 0);
+}
 
 export function serveDist(event: H3Event, distDir: string) {
+  const accepted = acceptedEncodings(event.req.headers.get('accept-encoding'));
+  /** The file actually sent for an id: its .br or .gz when the client takes it and the build wrote it. */
+  const chosen = new Map<string, string>();
+  event.res.headers.set('vary', 'accept-encoding');
   return serveStatic(event, {
     fallthrough: true,
-    headers: { 'cache-control': cacheControlOf(event.url.pathname) },
+    headers: { 'cache-control': CACHE_CONTROL },
     indexNames: ['/index.html'],
     async getMeta(id) {
       const file = path.join(distDir, id);
       const stat = await fsp.stat(file).catch(() => null);
       if (!stat?.isFile()) return undefined;
+      for (const [encoding, ext] of accepted) {
+        const encoded = await fsp.stat(file + ext).catch(() => null);
+        if (!encoded?.isFile()) continue;
+        chosen.set(id, file + ext);
+        return {
+          size: encoded.size, mtime: encoded.mtimeMs, type: contentTypeOf(file), encoding,
+          etag: `W/"${encoded.size.toString(36)}-${Math.floor(encoded.mtimeMs).toString(36)}-${encoding}"`,
+        };
+      }
       return {
         size: stat.size,
         mtime: stat.mtimeMs,
@@ -42,7 +72,7 @@ export function serveDist(event: H3Event, distDir: string) {
       };
     },
     async getContents(id) {
-      return fsp.readFile(path.join(distDir, id));
+      return fsp.readFile(chosen.get(id) ?? path.join(distDir, id));
     },
   });
 }

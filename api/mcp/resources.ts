@@ -41,7 +41,13 @@ function listedTools(snapshot: Snapshot): ToolContract[] {
 
 function listedApis(apis: ApiCatalog): ApiRecord[] {
   let list = apiOrder.get(apis);
-  if (!list) apiOrder.set(apis, (list = apis.search('', apis.count)));
+  // Every served manifest (byName holds only those), most reliable first, ties by name: not the search
+  // engine's empty query, whose answers stop at its result cap (1,000) and would cut the listing short.
+  if (!list) {
+    list = [...apis.byName.values()].sort((a, b) =>
+      b.trust.reliability_score - a.trust.reliability_score || (a.service_name < b.service_name ? -1 : 1));
+    apiOrder.set(apis, list);
+  }
   return list;
 }
 

@@ -85,8 +85,8 @@ export const adminPaths = {
   }, { ...idParam, requestBody: { required: false, content: { 'application/json': { schema: ref('AcceptRequest') } } } }) },
   '/admin/contributions/{id}/reject': { post: admin('rejectContribution', 'Drop a contribution', { 200: json({ type: 'object' }, 'Removed'), 404: error('No such ticket') }, idParam) },
   '/api/v1/contribute': {
-    get: { operationId: 'contributeGuide', tags: ['contribute'], summary: 'How to contribute: pull request, schema URL, validator, this API', responses: { 200: json({ type: 'object' }, 'The guide') } },
-    post: { operationId: 'contribute', tags: ['contribute'], summary: 'Propose a contract or a command fix; queued for review, never published before an admin accepts it', ...body('ContributionRequest', '256 KB'), responses: {
+    get: { operationId: 'contributeGuide', tags: ['contribute'], security: [], summary: 'How to contribute: pull request, schema URL, validator, this API', responses: { 200: json({ type: 'object' }, 'The guide') } },
+    post: { operationId: 'contribute', tags: ['contribute'], security: [], summary: 'Propose a contract or a command fix; queued for review, never published before an admin accepts it', ...body('ContributionRequest', '256 KB'), responses: {
       202: json(ref('ContributionTicket'), 'Queued'), 409: error('An identical contribution is pending, or the queue is full'), 413: error('Body over 256 KB'), 415: error('Body is not JSON'), 422: invalid,
       429: { ...error('Too many contributions from this client (about 10 per hour)'), ...retry },
     } },

@@ -44,7 +44,7 @@ export const componentSchemas: Record<string, object> = {
   UnifiedSearch: obj({ query: str, total: int, tools: int, apis: int, results: { type: 'array', maxItems: 10, items: { oneOf: [ref('UnifiedToolItem'), ref('ApiListingItem')] } } }),
   ApiManifest: { type: 'object', required: ['base_url', 'auth', 'intents'], properties: { service: str, base_url: str, auth: { type: 'object', properties: { type: str, header: str }, required: ['type'] }, intents: { type: 'array', items: { type: 'object' } } } },
   Health: { type: 'object', required: ['status', 'tools_count', 'apis_count'], properties: { status: str, tools_count: int, apis_count: int, telemetry: { type: 'object' } } },
-  AgentDocument: { type: 'object', required: ['name', 'version', 'tools_count', 'apis_count', 'endpoints'], properties: { name: str, version: str, tools_count: int, apis_count: int, endpoints: { type: 'array' } } },
+  AgentDocument: { type: 'object', required: ['name', 'version', 'tools_count', 'apis_count', 'endpoints'], properties: { name: str, version: str, tools_count: int, apis_count: int, endpoints: { type: 'array', items: { type: 'object', required: ['method', 'path', 'url'], properties: { method: str, path: str, url: str, description: str } } } } },
   ValidationError: obj({ loc: { type: 'array', items: { type: ['string', 'integer'] } }, msg: str, type: str }),
   HTTPValidationError: obj({ detail: { type: 'array', items: ref('ValidationError') } }),
   ErrorDetail: obj({ detail: str }),
@@ -59,7 +59,8 @@ const qParam = (required: boolean, description: string) => ({ name: 'q', in: 'qu
 const aidParam = { name: 'aid', in: 'path', required: true, schema: { type: 'string', pattern: AID_PATTERN }, description: 'Tool identifier (lowercase, ends in -v1).' };
 const uaParam = { name: 'User-Agent', in: 'header', required: false, schema: str, description: 'Counted per tool as a coarse agent class; never stored raw.' };
 const rpcError = (description: string) => json({ type: 'object', required: ['jsonrpc', 'error'], properties: { jsonrpc: { const: '2.0' }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: str } }, id: { type: 'null' } } }, description);
-const op = (operationId: string, tag: string, summary: string, responses: Json, extra: Json = {}) => ({ operationId, tags: [tag], summary, ...extra, responses });
+// `security: []`: public operations say so explicitly (admin ones name the adminSecret scheme).
+const op = (operationId: string, tag: string, summary: string, responses: Json, extra: Json = {}) => ({ operationId, tags: [tag], summary, security: [], ...extra, responses });
 
 export function openApiDocument(baseUrl: string) {
   const cardOp = (id: string, summary: string) => ({ get: op(id, 'mcp', summary, { 200: json({ type: 'object' }, 'Server card') }) });
@@ -102,13 +103,13 @@ export function openApiDocument(baseUrl: string) {
       '/.well-known/agent.json': agentOp('wellKnownAgentJson'),
       '/.well-known/mcp.json': agentOp('wellKnownMcpJson'),
       '/mcp': { post: op('mcp', 'mcp', 'Model Context Protocol endpoint (Streamable HTTP, stateless, JSON responses); GET and DELETE answer 405', {
-        200: json({ type: ['object', 'array'] }, 'JSON-RPC response(s): tools search_tools, get_tool, report_outcome, get_trending, search_apis, get_api_manifest; resources catalog://tools/{aid}, catalog://apis/{service_name}'),
+        200: json({ type: ['object', 'array'], items: { type: 'object' } }, 'JSON-RPC response(s): tools search_tools, get_tool, report_outcome, get_trending, search_apis, get_api_manifest; resources catalog://tools/{aid}, catalog://apis/{service_name}'),
         202: { description: 'Notifications accepted' },
         400: rpcError('Malformed JSON or JSON-RPC message, or an unsupported MCP-Protocol-Version'),
         406: rpcError('Accept must list application/json and text/event-stream'), 413: rpcError('Body over 64 KB'), 415: rpcError('Body is not application/json'),
       }, {
         parameters: [{ name: 'MCP-Protocol-Version', in: 'header', required: false, schema: str, description: 'Negotiated at initialize; 2025-11-25, 2025-06-18, 2025-03-26 or 2024-11-05.' }],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'], description: 'A JSON-RPC 2.0 request or notification, or a batch of them.' } } } },
+        requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'], items: { type: 'object' }, description: 'A JSON-RPC 2.0 request or notification, or a batch of them.' } } } },
       }) },
       '/.well-known/mcp/server-card.json': cardOp('mcpServerCard', 'MCP server card (SEP-1649 draft): server info, transport, capabilities, tools'),
       '/.well-known/mcp/server-card': cardOp('mcpServerCardNoExt', 'The same MCP server card'),

@@ -44,7 +44,7 @@ export function workerBuilder(target: BuildTarget): WorkerBuilder {
     waiting.clear();
   };
   const start = () => {
-    const w = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { role: ROLE, target } });
+    const w = new Worker(new URL('./worker.ts', import.meta.url), { workerData: { role: ROLE, target } });
     w.on('message', (m: Reply) => {
       const entry = waiting.get(m.id);
       if (!entry) return;

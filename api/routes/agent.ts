@@ -6,13 +6,13 @@ import type { AppContext } from '../context.ts';
 
 export function agentRoutes(app: H3, ctx: AppContext) {
   for (const p of AGENT_DOCUMENT_PATHS) {
-    app.get(`/${p}`, (event) => {
-      event.res.headers.set('cache-control', 'no-cache');
+    app.get(`/${p}`, () => {
       return agentDocument({
         baseUrl: ctx.config.baseUrl,
         toolsCount: ctx.snapshot.tools.length,
         apisCount: ctx.apis.count,
-        generatedAt: new Date().toISOString(),
+        // The catalog state's time, not the request's: equal answers have equal ETags (http/conditional-get.ts).
+        generatedAt: ctx.snapshot.madeAt,
       });
     });
   }

@@ -24,14 +24,16 @@ export type Problem =
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';
-  constructor(
-    readonly problem: Problem,
-    /** A sentence for the caller, or validation items for `invalid`. */
-    readonly detail: string | ValidationItem[],
-    /** For `rate_limited` and `unavailable`: when a retry may succeed. */
-    readonly retryAfterS?: number,
-  ) {
+  readonly problem: Problem;
+  /** A sentence for the caller, or validation items for `invalid`. */
+  readonly detail: string | ValidationItem[];
+  /** For `rate_limited` and `unavailable`: when a retry may succeed. */
+  readonly retryAfterS: number | undefined;
+  constructor(problem: Problem, detail: string | ValidationItem[], retryAfterS?: number) {
     super(typeof detail === 'string' ? detail : detail.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
+    this.problem = problem;
+    this.detail = detail;
+    this.retryAfterS = retryAfterS;
   }
 }
 
@@ -40,14 +42,13 @@ export type Loc = (string | number)[];
 
 /** A contract or manifest that fails validation: every problem as an item under `at`. */
 export class ContractInvalidError extends DomainError {
-  constructor(
-    readonly errors: FieldError[],
-    at: Loc,
-  ) {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[], at: Loc) {
     super(
       'invalid',
       errors.map((e) => ({ loc: [...at, ...pointerSegments(e.path)], msg: e.message, type: 'value_error' })),
     );
+    this.errors = errors;
     // Quoted when the data came from an upstream (translate, compile): JSON Pointers, as the validator says them.
     this.message = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
   }

@@ -41,12 +41,12 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
 
 /** An upstream failure: `not_found` when the upstream has no such thing, `upstream` when it could not be used. */
 export class UpstreamError extends DomainError {
-  constructor(
-    readonly status: 404 | 502,
-    message: string,
-    readonly tooLarge = false,
-  ) {
+  readonly status: 404 | 502;
+  readonly tooLarge: boolean;
+  constructor(status: 404 | 502, message: string, tooLarge = false) {
     super(status === 404 ? 'not_found' : 'upstream', message);
+    this.status = status;
+    this.tooLarge = tooLarge;
   }
 }
 

@@ -1,14 +1,13 @@
-// The real server in a child process for benchmarks and load tests (`node --import tsx api/main.ts`,
+// The real server in a child process for benchmarks and load tests (`node api/main.ts`,
 // one process so a signal reaches it), resolved with its URL once it listens.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function startServerProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
-  const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/esm/index.mjs')).href;
-  const child = spawn(process.execPath, ['--import', loader, path.join(ROOT, 'api/main.ts'), ...args], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'api/main.ts'), ...args], {
     cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

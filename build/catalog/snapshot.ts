@@ -11,11 +11,13 @@ export interface Snapshot {
   byAid: Map<string, ToolContract>;
   /** One line per problem; a build refuses to run when this is not empty. */
   errors: string[];
+  /** When this snapshot was made (every write makes a new one): the agent document's `generated_at`. */
+  madeAt: string;
 }
 
 export function snapshotOf(tools: ToolContract[], errors: string[] = []): Snapshot {
   const sorted = [...tools].sort(byReliability);
-  return { tools: sorted, byAid: new Map(sorted.map((t) => [t.identity.aid, t])), errors };
+  return { tools: sorted, byAid: new Map(sorted.map((t) => [t.identity.aid, t])), errors, madeAt: new Date().toISOString() };
 }
 
 export async function loadSnapshot(store: CatalogStore): Promise<Snapshot> {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from '../pipeline/build.ts';
 import { writeCorpusCatalog } from '../bench/corpus.ts';
+import { exitOnHelp } from './help.ts';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,6 +27,10 @@ export async function benchBuild(n: number) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  exitOnHelp(`
+usage: npm run bench:build [-- --n 10000]
+Builds a catalog of N corpus contracts; prints wall time, pages per second, peak RSS and compression cost.
+`);
   const r = await benchBuild(arg('n', 10_000));
   console.log(`bench:build n=${r.n}: ${r.secs.toFixed(2)} s wall, ${Math.round(r.pagesPerSec)} pages/s, peak RSS ${Math.round(r.peakMb)} MB`);
   console.log(`phases (ms): ${Object.entries(r.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);

@@ -4,7 +4,7 @@
 //   static — from sending the write to every static file showing it: tool page, static JSON, an index
 //            page, sitemap, llms.txt, build-info count (target ≤ 3 s)
 // and a burst of 100 writes spread over 10 s (target: all land, final site holds all 100).
-// `tsx build/cli/bench-rebuild.ts [--n 10000] [--singles 5]` prints medians; `benchRebuild(n)` returns them.
+// `node build/cli/bench-rebuild.ts [--n 10000] [--singles 5]` prints medians; `benchRebuild(n)` returns them.
 import { existsSync, promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import type { ToolContract } from '../model/contract.ts';
 import { contractFromPackage, writeCorpusCatalog } from '../bench/corpus.ts';
 import { perToolFiles } from '../pipeline/incremental.ts';
 import { median } from '../bench/stats.ts';
+import { exitOnHelp } from './help.ts';
 
 const SECRET = 'bench-secret';
 const BASE_URL = 'https://bench.example';
@@ -132,6 +133,10 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  exitOnHelp(`
+usage: node build/cli/bench-rebuild.ts [--n 10000] [--singles 5]
+Live-rebuild benchmark: time until a write is visible in the API and in every static file.
+`);
   const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? Number(process.argv[i + 1]) : fallback; };
   const r = await benchRebuild(arg('n', 10_000), { singles: arg('singles', 5), log: (l) => console.error(l) });
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

@@ -21,6 +21,7 @@ import { learnExpansions, readExpansions } from '../search/expand.ts';
 import { dirFetcher } from '../search/fs-fetch.ts';
 import { median, percentile as pct } from '../bench/stats.ts';
 import { writeStaticSearch } from '../search/static-index.ts';
+import { exitOnHelp } from './help.ts';
 
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -186,6 +187,10 @@ export async function benchSearch(n: number, opts: { queries: number; passes: nu
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  exitOnHelp(`
+usage: npm run bench:search [-- --n 100000] [--queries 3000] [--passes 3] [--keep DIR] [--no-http]
+Search benchmark: engine latency, static index size, relevance, then HTTP throughput (unless --no-http).
+`);
   const keep = arg('keep', '');
   const n = Number(arg('n', '100000'));
   await benchSearch(n, { queries: Number(arg('queries', '3000')), passes: Number(arg('passes', '3')), ...(keep ? { keep } : {}) });

@@ -6,6 +6,13 @@ import { benchBuild } from './bench-build.ts';
 import { benchHttpSearch, httpLine } from './bench-http.ts';
 import { benchRebuild } from './bench-rebuild.ts';
 import { benchSearch } from './bench-search.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run bench [-- --full]
+Every speed target in one run (build, rebuild, search, HTTP search at 10,000 contracts).
+--full  also 100,000 contracts (several minutes).
+`);
 
 const full = process.argv.includes('--full');
 const sizes = full ? [10_000, 100_000] : [10_000];

@@ -17,6 +17,12 @@ import { assignServiceNames, specKey } from '../apis/naming.ts';
 import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER } from '../apis/recipe-schema.ts';
 import { distribution, TOKENIZER } from '../apis/tokens.ts';
 import { createProgress } from '../pipeline/progress.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run compile-apis [-- --dir DIR] [--out catalog/apis] [--compiled-at ISO] [--workers N] [--limit N]
+Compiles the APIs.guru OpenAPI directory (fetched into .cache/ when --dir is absent) into manifests.
+`);
 
 const TASK_TIMEOUT_MS = 300_000; // Microsoft Graph beta needs ~25 s alone, minutes on a loaded machine
 
@@ -57,7 +63,7 @@ interface Outcome {
 
 /** Runs every task on a pool of workers; a worker that dies or hangs is replaced and its task failed. */
 async function runPool(tasks: CompileTask[], workers: number, onDone: (r: CompileResult) => void): Promise<void> {
-  const entryUrl = new URL('../apis/worker-entry.mjs', import.meta.url);
+  const entryUrl = new URL('../apis/compile-worker.ts', import.meta.url);
   const queue = [...tasks];
   let active = 0;
   await new Promise<void>((resolve) => {

@@ -14,6 +14,7 @@ import { learnExpansions } from '../search/expand.ts';
 import { createSearchIndex } from '../search/index.ts';
 import { writeStaticSearch } from '../search/static-index.ts';
 import { wordnetSynonyms } from '../search/wordnet.ts';
+import { exitOnHelp } from './help.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string) => {
@@ -80,6 +81,10 @@ export function printEval(r: EvalReport): void {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  exitOnHelp(`
+usage: npm run eval:search [-- --n 100000] [--verbose] [--wordnet]
+Relevance of both search engines (success@5, MRR@10) on the dev and held-out intent queries.
+`);
   const report = await evalSearch(n, { wordnet: useWordnet });
   printEval(report);
   if (verbose) {

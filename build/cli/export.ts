@@ -13,6 +13,13 @@ import { TOMBSTONE, topEntries } from '../catalog/storage/overlay-driver.ts';
 import { COMPARE_AND_DELETE } from '../catalog/storage/redis-lock.ts';
 import { checkApiFiles } from '../catalog/validate-apis.ts';
 import { checkToolFiles } from '../catalog/validate-catalog.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run export [-- --clear]
+Writes the admin writes kept in Redis (STORAGE_URL=redis://...) back as files under CATALOG_DIR.
+--clear  then removes each exported key that still holds the exported value.
+`);
 
 const KINDS: RecordKind[] = ['tools', 'apis'];
 

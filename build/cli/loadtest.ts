@@ -11,6 +11,12 @@ import path from 'node:path';
 import { build } from '../pipeline/build.ts';
 import { writeCorpusCatalog } from '../bench/corpus.ts';
 import { startServerProcess } from '../bench/server-process.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run loadtest [-- --seconds 60] [--soak 300] [--n 10000] [--connections 32] [--storage-url redis://...]
+Mixed load (80% search, 15% lookup, 5% telemetry) against a real server over an N-contract catalog.
+`);
 
 interface CannonRequest {
   method: string; path: string; headers?: Record<string, string>; body?: string;

@@ -13,6 +13,7 @@ import { type Config, loadConfig } from '../config.ts';
 import { currentBuildDir } from '../pipeline/dist-swap.ts';
 import { loadSnapshot } from '../catalog/snapshot.ts';
 import { type Evidence, type Plan, planScores, priorsFile, readPriors, writePriors } from '../model/trust-score.ts';
+import { exitOnHelp } from './help.ts';
 
 const BATCH = 10_000;
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -94,6 +95,12 @@ async function main() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  exitOnHelp(`
+usage: npm run trust [-- --local] [--url URL] [--dry-run]
+Recomputes reliability scores from telemetry and applies them through update-trust.
+default  a running server (ADMIN_SECRET; --url, default http://localhost:PORT)
+--local  no server: reads DATA_DIR or STORAGE_URL and writes through the catalog store
+`);
   main().catch((error: unknown) => {
     console.error(`trust: ${(error as Error).message}`);
     process.exit(1);

@@ -7,12 +7,27 @@ import { loadConfig } from '../config.ts';
 import { checkApiFiles, checkOperationFiles } from '../catalog/validate-apis.ts';
 import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER, parseOperationsFile } from '../apis/recipe-schema.ts';
 import { checkToolFiles } from '../catalog/validate-catalog.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run validate [-- PATH ...]
+Checks contract files and API manifests; one line per error, exit 1 on any error or when the paths hold
+no contract. A PATH is a file, a folder of .json files, or a catalog root (a folder with tools/ and apis/).
+Without PATH: the catalog at CATALOG_DIR (default ./catalog).
+`);
 
 async function fromPaths(paths: string[]): Promise<StoredFile[]> {
   const files: StoredFile[] = [];
   for (const p of paths) {
     const stat = await fsp.stat(p).catch(() => null);
     if (stat?.isDirectory()) {
+      // A catalog root (a folder holding tools/ and/or apis/): check what those hold.
+      const parts = ['tools', 'apis'].map((sub) => path.join(p, sub));
+      const roots = (await Promise.all(parts.map((d) => fsp.stat(d).then((s) => s.isDirectory(), () => false))));
+      if (roots.some(Boolean)) {
+        files.push(...(await fromPaths(parts.filter((_, i) => roots[i]))));
+        continue;
+      }
       const names = (await fsp.readdir(p)).filter((n) => n.endsWith('.json') || n.endsWith(OPERATIONS_EXTENSION)).sort();
       files.push(...(await fromPaths(names.map((n) => path.join(p, n)))));
       continue;
@@ -53,6 +68,10 @@ if (args.length) {
     existsSync(path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER))
       ? fromPaths([path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER)]) : Promise.resolve([]),
   ]);
+}
+if (args.length && tools.length + apis.length + operations.length === 0) {
+  console.error(`no contract files in ${args.join(', ')} (give .json files, folders of them, or a catalog root)`);
+  process.exit(1);
 }
 const toolCheck = checkToolFiles(tools, { commands: true });
 const apiCheck = checkApiFiles(apis);

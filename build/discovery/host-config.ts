@@ -33,8 +33,9 @@ export function hostConfigFiles(apiOrigin: string): OutputFile[] {
     '  Content-Type: application/xml; charset=utf-8',
     '/*.json',
     '  Access-Control-Allow-Origin: *',
-    '/search/shards/*',
-    '  Cache-Control: public, max-age=31536000, immutable',
+    // No longer lifetime for the search index: its file names (terms/N.json, docs/N.json) are not content
+    // hashes, so a year-long rule would pair new manifests with old shards; and a second Cache-Control
+    // rule would be joined with the one above, not replace it.
     // The policy the API server sends with the same pages (build/discovery/csp.ts).
     ...HTML_PATHS.flatMap((p) => [p, `  Content-Security-Policy: ${contentSecurityPolicy(p)}`]),
     '',

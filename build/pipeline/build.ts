@@ -13,6 +13,7 @@ import { schemaFiles } from '../model/json-schemas.ts';
 import { llmsTxt } from '../discovery/llms-txt.ts';
 import { robotsTxt } from '../discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from '../discovery/sitemap.ts';
+import { precompress } from '../compress/precompress.ts';
 import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
 import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';
@@ -53,8 +54,10 @@ export interface BuildResult {
 }
 
 export class CatalogInvalidError extends Error {
-  constructor(readonly errors: string[]) {
+  readonly errors: string[];
+  constructor(errors: string[]) {
     super(`catalog has ${errors.length} error(s):\n${errors.slice(0, 50).join('\n')}`);
+    this.errors = errors;
   }
 }
 
@@ -130,8 +133,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
     const pages = await phase('html', () => renderSite(site, buildDir));
     Object.assign(phases, (await phase('worker-wait', () => side)).phases);
+    // Last, over every finished file: .br and .gz beside each compressible one (build/compress/).
+    const compressed = await phase('compress', () => precompress(buildDir, prev?.dir ?? null));
     const ms = Math.round(performance.now() - started);
-    const info = { generated_at: generatedAt, base_url: baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length };
+    const info = { generated_at: generatedAt, base_url: baseUrl, api_origin: options.apiOrigin ?? baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length,
+      compressed: { files: compressed.files, linked: compressed.linked, bytes: compressed.bytes, br_bytes: compressed.brBytes, gz_bytes: compressed.gzBytes } };
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
     await phase('swap', () => swapIn(options.distDir, buildDir));
     // Deleting an old build (tens of thousands of files) must not delay this write's visibility or the

@@ -5,7 +5,6 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Eleventy from '@11ty/eleventy';
-import { register } from 'tsx/esm/api';
 import type { SiteData } from './site-data.ts';
 
 const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site');
@@ -21,19 +20,9 @@ interface EleventyConfigApi {
   ignores: { add(glob: string): void };
 }
 
-let tsxRegistered = false;
-
-/** Templates are TypeScript modules that Eleventy import()s itself: teach Node's loader .ts once. */
-function ensureTsLoader() {
-  if (tsxRegistered) return;
-  register();
-  tsxRegistered = true;
-}
-
 const templateNames = () => readdirSync(SITE_DIR).filter((f) => f.endsWith('.11ty.ts')).map((f) => f.slice(0, -'.11ty.ts'.length));
 
 async function runEleventy(data: SiteData, outDir: string, only: (name: string) => boolean): Promise<number> {
-  ensureTsLoader();
   const skipped = templateNames().filter((n) => !only(n));
   const elev = new Eleventy(SITE_DIR, outDir, {
     quietMode: true,

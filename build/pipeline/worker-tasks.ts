@@ -103,7 +103,7 @@ let nextId = 0;
 
 function sharedWorker() {
   if (shared) return shared;
-  const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: { buildWorker: true } });
+  const worker = new Worker(new URL('./worker-tasks.ts', import.meta.url), { workerData: { buildWorker: true } });
   const state = { worker, pending: new Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }>() };
   const fail = (error: Error) => {
     if (shared === state) shared = null;

@@ -45,10 +45,13 @@ export class StaticSearch {
   private shards = new Map<number, Promise<Shard>>();
   private docShards = new Map<number, Promise<DocRow[]>>();
 
-  private constructor(
-    readonly manifest: StaticManifest,
-    private readonly fetchJson: FetchJson,
-  ) {}
+  readonly manifest: StaticManifest;
+  private readonly fetchJson: FetchJson;
+
+  private constructor(manifest: StaticManifest, fetchJson: FetchJson) {
+    this.manifest = manifest;
+    this.fetchJson = fetchJson;
+  }
 
   static async open(fetchJson: FetchJson): Promise<StaticSearch> {
     return new StaticSearch((await fetchJson('manifest.json')) as StaticManifest, fetchJson);

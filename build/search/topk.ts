@@ -5,11 +5,14 @@
 
 export class TopK<T> {
   private heap: T[] = [];
-  constructor(
-    private readonly k: number,
-    /** Negative when a ranks before b (a is better). */
-    private readonly cmp: (a: T, b: T) => number,
-  ) {}
+  private readonly k: number;
+  /** Negative when a ranks before b (a is better). */
+  private readonly cmp: (a: T, b: T) => number;
+
+  constructor(k: number, cmp: (a: T, b: T) => number) {
+    this.k = k;
+    this.cmp = cmp;
+  }
 
   push(x: T): void {
     const h = this.heap;

@@ -23,6 +23,8 @@ describe('security headers', () => {
     // Stand-ins for pages the build may add: the search page and a page carrying an injected script.
     await fsp.mkdir(path.join(s.distDir, 'search'), { recursive: true });
     await fsp.writeFile(path.join(s.distDir, 'search', 'index.html'), '<!doctype html><title>search</title><script src="/search/app.js"></script>');
+    // The build's precompressed copies of the replaced page would be served in its place.
+    for (const ext of ['.br', '.gz']) await fsp.rm(path.join(s.distDir, 'search', `index.html${ext}`), { force: true });
     await fsp.writeFile(path.join(s.distDir, 'search', 'app.js'), 'document.title = "ran";');
     await fsp.writeFile(path.join(s.distDir, 'injected.html'), '<!doctype html><title>x</title><script>document.title = "pwned"</script><img src="https://evil.example/x.png">');
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_PAGE } from '../../api/mcp/resources.ts';
 import type { ToolContract } from '../../build/model/contract.ts';
 import { fixtureTools, startTestServer, type TestServer } from '../helpers/server.ts';
+import { sampleManifest, writeManifest } from '../helpers/api-manifests.ts';
 
 const EXTRA = 150;
 
@@ -60,4 +61,33 @@ describe('MCP resources/list pagination', () => {
     const { contents } = await client.readResource({ uri: 'catalog://tools/npm-gen008-v1' });
     expect(JSON.parse((contents[0] as { text: string }).text).identity.aid).toBe('npm-gen008-v1');
   });
+});
+
+describe('MCP resources/list past 1,000 API manifests', () => {
+  it('lists every served manifest (the search engine caps its answers at 1,000; the listing must not)', async () => {
+    const s = await startTestServer();
+    const client = new Client({ name: 'pager', version: '1.0.0' });
+    try {
+      const N = 1_200;
+      for (let i = 0; i < N; i++) await writeManifest(s.catalogDir, sampleManifest(`bulk_${String(i).padStart(4, '0')}_api`));
+      await s.restart();
+      const served = (await s.json('/health')).body.apis_count as number;
+      expect(served).toBeGreaterThan(N);
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`)));
+      const uris: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor === undefined ? {} : { cursor });
+        uris.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+      } while (cursor);
+      const apis = uris.filter((u) => u.startsWith('catalog://apis/'));
+      expect(new Set(apis).size).toBe(apis.length);
+      expect(apis.length).toBe(served);
+      expect(apis).toContain('catalog://apis/bulk_1199_api');
+    } finally {
+      await client.close();
+      await s.cleanup();
+    }
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-// Crash safety of admin writes and live rebuilds: a real server process (node --import tsx api/main.ts)
+// Crash safety of admin writes and live rebuilds: a real server process (node api/main.ts)
 // is killed with SIGKILL while writes and a rebuild are in flight. After each kill the catalog validates
 // and holds every acknowledged write, and dist/ is one complete build (old or new, never a mix); after a
 // restart the site holds every contract.

@@ -69,7 +69,7 @@ describe('static files from dist/', () => {
 });
 
 describe('npm start', () => {
-  it('builds dist/ when it is missing, then serves the site and the API on one port', async () => {
+  it('builds dist/ when it is missing, then serves the site and the API on one port', { timeout: 180_000 }, async () => {
     const cat = await tempCatalog([sampleContract('npm-alpha-v1')]);
     const [cmd, args] = nodeArgs('api/main.ts');
     const child = spawn(cmd, args, { cwd: ROOT, env: childEnv({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });

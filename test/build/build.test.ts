@@ -149,5 +149,5 @@ describe('build of a catalog past one index page', () => {
     } finally {
       await cat.cleanup();
     }
-  });
+  }, 180_000); // a 4,500-tool build; generous for a loaded machine
 });

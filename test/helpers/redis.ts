@@ -127,7 +127,7 @@ export interface ApiProcess {
  * picks a free port, read back from the start-up line. main.ts builds dist/ first when it is missing.
  */
 export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
-  // node --import tsx: one process, so kill9() kills the server itself (the tsx CLI would leave a grandchild).
+  // node api/main.ts: one process, so kill9() kills the server itself (the tsx CLI would leave a grandchild).
   const [cmd, args] = nodeArgs('api/main.ts');
   const child = track(spawn(cmd, args, {
     cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'],

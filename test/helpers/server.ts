@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ToolContract } from '../../build/model/contract.ts';
 import { loadConfig } from '../../build/config.ts';
 import { type RunningServer, type ServerOptions, startServer } from '../../api/server.ts';
+import { createLogger } from '../../api/ops/logger.ts';
 
 export const BASE_URL = 'https://catalog.example';
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/catalog');
@@ -56,7 +57,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const distDir = path.join(root, 'dist');
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, CATALOG_DIR: catalogDir, DATA_DIR: dataDir, DIST_DIR: distDir });
   const { apis: _apis, extraTools: _extra, dataDir: _dataDir, ...given } = options;
-  const serverOptions: ServerOptions = { ...given, telemetryRatePerMin: options.telemetryRatePerMin ?? 0, trustProxy: options.trustProxy ?? false };
+  const serverOptions: ServerOptions = {
+    log: createLogger(process.env.TCC_TEST_VERBOSE ? 'info' : 'silent'), shutdownGraceMs: 2_000,
+    ...given, telemetryRatePerMin: options.telemetryRatePerMin ?? 0, trustProxy: options.trustProxy ?? false };
   let running = await startServer(config, serverOptions);
   let closed = false;
 

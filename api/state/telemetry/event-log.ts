@@ -60,7 +60,13 @@ export class EventLog {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
 
-  private constructor(private readonly dir: string, private readonly hooks: EventLogHooks) {}
+  private readonly dir: string;
+  private readonly hooks: EventLogHooks;
+
+  private constructor(dir: string, hooks: EventLogHooks) {
+    this.dir = dir;
+    this.hooks = hooks;
+  }
 
   static async open(options: EventLogOptions, hooks: EventLogHooks): Promise<EventLog> {
     const log = new EventLog(options.dir, hooks);

@@ -48,7 +48,10 @@ async function json<T>(res: Response, what: string): Promise<T> {
 
 export class CatalogClient {
   private mcp: Client | null = null;
-  constructor(private readonly baseUrl: string) {}
+  private readonly baseUrl: string;
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
 
   /** `GET /api/v1/tools?q=&category=`, the top hits in order. */
   async search(need: string, category: string): Promise<ListingHit[]> {

@@ -1,6 +1,0 @@
-// Bootstrap for compile-apis worker threads: teach this thread's loader TypeScript (tsx), then run the
-// worker module. Plain JS because a worker starts without the parent's loader hooks.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./compile-worker.ts');

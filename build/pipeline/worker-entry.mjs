@@ -1,6 +1,0 @@
-// Bootstrap for build worker threads: teach this thread's loader TypeScript (tsx), then run the task
-// module. Plain JS because a worker starts without the parent's loader hooks.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./worker-tasks.ts');
