@@ -2,7 +2,7 @@
 // server validates with (build/contract.ts, api/tax-payload.ts, api/query.ts), so they cannot drift.
 // openApiDocument(baseUrl) is pure, so the build can also write a static copy.
 import type { H3 } from 'h3';
-import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ToolContract, Trust } from '../../build/model/contract.ts';
+import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ServedAction, ToolContract, Trust } from '../../build/model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-openapi.ts';
@@ -24,7 +24,7 @@ const contractProps = {
 const contractRequired = ['identity', 'logic', 'trust', 'action', 'registry', 'telemetry_protocol', 'quality_signal', 'via'];
 
 export const componentSchemas: Record<string, object> = {
-  SchemaObject, Identity, Logic, Trust, Action, ToolContract, TaxPayload, WrappedTaxPayload,
+  SchemaObject, Identity, Logic, Trust, Action, ServedAction, ToolContract, TaxPayload, WrappedTaxPayload,
   TrustTelemetry: obj({ requests: int, success_rate: { type: ['number', 'null'], minimum: 0, maximum: 1 }, votes: obj({ yes: int, no: int, partial: int }) }),
   ServedTrust: { ...Trust, properties: { ...Trust.properties, telemetry: ref('TrustTelemetry') }, description: 'The trust block; the API adds live telemetry counters.' },
   RegistryBlock: obj({ canonical: str, catalog: str, mcp: str, contribute: str, note: str }),
@@ -39,7 +39,7 @@ export const componentSchemas: Record<string, object> = {
     manifest_url: { type: 'string', format: 'uri' }, trust: obj({ reliability_score: { type: 'number' } }),
   }),
   PartialContract: obj({ ...contractProps, action: { type: 'null' }, tax_required: ref('TaxRequired') }, [...contractRequired, 'tax_required'], { description: 'A contract with the action block withheld.' }),
-  FullContract: obj({ ...contractProps, action: ref('Action'), tax_received: { const: true } }, [...contractRequired, 'tax_received'], { description: 'A contract with the action block, after a valid tax payload.' }),
+  FullContract: obj({ ...contractProps, action: ref('ServedAction'), tax_received: { const: true } }, [...contractRequired, 'tax_received'], { description: 'A contract with the action block, after a valid tax payload.' }),
   ToolList: obj({ query: str, category: { enum: ['', ...PLATFORMS] }, count: int, results: { type: 'array', maxItems: 10, items: ref('ListingItem') }, note: str }),
   Trending: obj({ count: int, results: { type: 'array', maxItems: 20, items: ref('ListingItem') } }),
   ServiceSearch: obj({ query: str, count: int, results: { type: 'array', maxItems: 10, items: ref('ApiListingItem') } }),

@@ -4,7 +4,8 @@
 // lookup and tax-gate functions are shared with the MCP tools (api/mcp), so both ways in behave the same.
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { isSafeId } from '../../build/catalog/catalog-store.ts';
-import { AID_PATTERN, type Platform, PLATFORMS, type SchemaObject, type ToolContract } from '../../build/model/contract.ts';
+import { placeholderNames, servedArgv } from '../../build/model/command.ts';
+import { AID_PATTERN, type Platform, PLATFORMS, type Requires, type SchemaObject, type ToolContract } from '../../build/model/contract.ts';
 import { permitsInstructions } from '../../build/model/license.ts';
 import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/model/views.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -149,31 +150,59 @@ const PLACEHOLDERS: Record<string, string> = {
 // Plain text, one line per value: contract text loses control characters (no terminal escapes, no fake lines).
 const one = (v: unknown) => cleanText(typeof v === 'string' ? v : JSON.stringify(v) ?? '');
 
-function schemaLines(s: SchemaObject): string[] {
+function schemaLines(s: SchemaObject & { target?: string }): string[] {
   const required = new Set(s.required ?? []);
   const out = [`type: ${one(s.type)}`];
+  if (s.target) out.push(`target: ${s.target === 'stdout' ? 'stdout (the command prints the result)' : `the file {${one(s.target)}}`}`);
   if (s.format) out.push(`format: ${one(Array.isArray(s.format) ? s.format.join(', ') : s.format)}`);
   if (s.description) out.push(`description: ${one(s.description)}`);
   for (const [name, p] of Object.entries(s.properties ?? {})) {
     const bits = [p.type ? `${one(p.type)}` : null, required.has(name) ? 'required' : 'optional',
-      p.default !== undefined ? `default ${one(p.default)}` : null, p.enum ? `one of ${one(p.enum.map(String).join(', '))}` : null];
+      p.role ? `role ${p.role}` : null,
+      p.default !== undefined ? `default ${one(p.default)}` : null, p.enum ? `one of ${one(p.enum.map(String).join(', '))}` : null,
+      p.examples ? `e.g. ${p.examples.map((e) => one(e)).join(' | ')}` : null];
     out.push(`- ${one(name)} (${bits.filter(Boolean).join(', ')})${p.description ? `: ${one(p.description)}` : ''}`);
   }
   return out;
 }
 
 /** The agent-instructions document of GET /api/v1/tools/{aid}/instructions. */
+/** One line per placeholder: the contract's own description, role and example, else a generic hint. */
+function placeholderLine(c: ToolContract, name: string): string {
+  const p = Object.hasOwn(c.logic.input_schema.properties ?? {}, name) ? c.logic.input_schema.properties?.[name] : undefined;
+  if (!p?.description) return `- {${name}}: ${PLACEHOLDERS[name.toLowerCase()] ?? 'a value you supply'}`;
+  const example = p.examples?.[0] ?? p.default;
+  const kind = [p.role, p.type].filter(Boolean).join(', ');
+  return `- {${name}}${kind ? ` (${one(kind)})` : ''}: ${one(p.description)}${example !== undefined ? `; e.g. ${one(example)}` : ''}`;
+}
+
+function argvLine(cmd: string | null): string[] {
+  const argv = servedArgv(cmd);
+  return argv ? [`As argv (no shell; fill placeholders inside each element): ${one(JSON.stringify(argv))}`] : [];
+}
+
+function requiresLines(r: Requires | undefined): string[] {
+  if (!r) return [];
+  const lines = [
+    r.network ? '- network: the execute command needs the internet or a server' : null,
+    r.env?.length ? `- environment variables (your credentials): ${one(r.env.join(', '))}` : null,
+    ...Object.entries(r.runtime ?? {}).map(([name, v]) => `- ${name} ${one(v)}`),
+  ].filter((l): l is string => l !== null);
+  return lines.length ? ['', '## Requires', ...lines] : [];
+}
+
 export function instructionsText(c: ToolContract, baseUrl: string): string {
   const { identity: id, action } = c;
-  const names = [...new Set([...(action.execute_cmd ?? '').matchAll(/\{([A-Za-z_][A-Za-z0-9_]{0,40})\}/g)].map((m) => m[1] ?? ''))];
+  const names = [...new Set([action.install_cmd, action.execute_cmd].flatMap((cmd) => (cmd ? placeholderNames(cmd) : [])))];
   return [
     `# ${one(id.name)} (${id.aid}): agent instructions`,
     '',
     ...(id.task ? [`Task: ${one(id.task)}`] : []),
     `Platform: ${id.platform}`, `Version: ${one(id.version ?? 'unknown')}`, `Licence: ${one(id.license)}`, `Source: ${one(action.source_url)}`,
-    '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.',
-    '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.',
-    ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => `- {${n}}: ${PLACEHOLDERS[n.toLowerCase()] ?? 'a value you supply'}`)] : []),
+    '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.', ...argvLine(action.install_cmd),
+    '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.', ...argvLine(action.execute_cmd),
+    ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => placeholderLine(c, n))] : []),
+    ...requiresLines(action.requires),
     '', '## Input', ...schemaLines(c.logic.input_schema),
     '', '## Output', ...schemaLines(c.logic.output_schema),
     '', '## Telemetry (opt-in)',

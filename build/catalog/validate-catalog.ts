@@ -2,7 +2,7 @@
 // that differ only by case. One loop for tools and API manifests, so `npm run validate` prints both alike.
 import type { StoredFile } from './catalog-store.ts';
 import type { ToolContract } from '../model/contract.ts';
-import type { FieldError } from '../model/validate-contract.ts';
+import type { ContractChecks, FieldError } from '../model/validate-contract.ts';
 import { validateContract } from '../model/validate-contract.ts';
 
 export interface FileCheck<T> {
@@ -46,9 +46,9 @@ export function checkFiles<T>(files: StoredFile[], rules: RecordRules): FileChec
   return { valid, errors };
 }
 
-export function checkToolFiles(files: StoredFile[]): CatalogCheck {
+export function checkToolFiles(files: StoredFile[], checks: ContractChecks = {}): CatalogCheck {
   return checkFiles<ToolContract>(files, {
-    validate: validateContract,
+    validate: (value) => validateContract(value, checks),
     idOf: (v) => (v as { identity?: { aid?: unknown } } | null)?.identity?.aid,
     idPath: '/identity/aid',
     duplicate: (first) => `duplicates the aid of ${first} (aids must differ by more than case)`,

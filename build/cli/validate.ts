@@ -38,7 +38,7 @@ if (args.length) {
   const store = createCatalogStore({ dir: config.catalogDir, label: path.relative(process.cwd(), config.catalogDir) || 'catalog' });
   [tools, apis] = await Promise.all([store.readAll('tools'), store.readAll('apis')]);
 }
-const toolCheck = checkToolFiles(tools);
+const toolCheck = checkToolFiles(tools, { commands: true });
 const apiCheck = checkApiFiles(apis);
 const errors = [...toolCheck.errors, ...apiCheck.errors];
 for (const line of errors) console.log(line);

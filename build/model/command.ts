@@ -232,3 +232,10 @@ export function fillArgv(argv: string[], values: Record<string, string>): string
     }),
   );
 }
+
+/** A command as served argv: null when there is no command or it only works through a shell. */
+export function servedArgv(cmd: string | null): string[] | null {
+  if (cmd == null) return null;
+  const parsed = parseCommand(cmd);
+  return parsed.problems.some((p) => p.kind === 'shell_syntax' || p.kind === 'empty') ? null : parsed.argv;
+}

@@ -14,6 +14,16 @@ export const SCHEMA_TYPES = [
 /** Lifecycle of a contract; only `active` was ever observed, the others are our decision (README). */
 export const STATUSES = ['active', 'degraded', 'deprecated', 'dead'] as const;
 
+/**
+ * What a placeholder holds, so a machine can fill it: text to pass as is, a file the command reads,
+ * a file or folder it writes, a URL, a JSON text, a number, or an option (a mode, a model name …).
+ */
+export const INPUT_ROLES = ['text', 'input_file', 'output_file', 'output_dir', 'url', 'json', 'number', 'option'] as const;
+export type InputRole = (typeof INPUT_ROLES)[number];
+
+/** Placeholders a command writes to; `output_schema.target` may name one of them. */
+export const OUTPUT_ROLES: readonly InputRole[] = ['output_file', 'output_dir'];
+
 export const AID_PATTERN = '^[a-z0-9][a-z0-9._-]{0,126}-v1$';
 
 const nullable = <T>(type: 'string' | 'integer', extra: Record<string, unknown> = {}) =>
@@ -27,21 +37,37 @@ const SubSchema = Type.Object(
     default: Type.Optional(Type.Unknown()),
     enum: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
     items: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    role: Type.Optional(Type.Enum([...INPUT_ROLES], { description: 'What the placeholder of this name holds.' })),
+    examples: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: 10, description: 'Values that work.' })),
   },
   { additionalProperties: false },
 );
 
-export const SchemaObject = Type.Object(
-  {
-    type: Type.Enum([...SCHEMA_TYPES]),
-    format: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })])),
-    description: Type.Optional(Type.String({ maxLength: 1000 })),
-    properties: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), SubSchema)),
-    required: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
-  },
-  { additionalProperties: false, description: 'Schema object (spec 2.2). May be only {type}.' },
-);
+const schemaObjectProperties = {
+  type: Type.Enum([...SCHEMA_TYPES]),
+  format: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })])),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  properties: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), SubSchema)),
+  required: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
+};
+
+export const SchemaObject = Type.Object(schemaObjectProperties, {
+  additionalProperties: false,
+  description: 'Schema object (spec 2.2). May be only {type}.',
+});
 export type SchemaObject = Type.Static<typeof SchemaObject>;
+
+export const OutputSchemaObject = Type.Object(
+  {
+    ...schemaObjectProperties,
+    target: Type.Optional(Type.String({
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      maxLength: 100,
+      description: 'Where the result goes: "stdout", or the name of an output_file / output_dir placeholder.',
+    })),
+  },
+  { additionalProperties: false, description: 'Schema object of the result, with where it goes.' },
+);
 
 export const Identity = Type.Object(
   {
@@ -57,7 +83,7 @@ export const Identity = Type.Object(
 );
 
 export const Logic = Type.Object(
-  { input_schema: SchemaObject, output_schema: SchemaObject },
+  { input_schema: SchemaObject, output_schema: OutputSchemaObject },
   { additionalProperties: false },
 );
 
@@ -70,12 +96,43 @@ export const Trust = Type.Object(
   { additionalProperties: false },
 );
 
-export const Action = Type.Object(
+/** What the command needs beyond a fresh project folder or virtual environment. */
+export const Requires = Type.Object(
   {
-    source_url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
-    install_cmd: nullable<string>('string', { minLength: 1, maxLength: 500 }),
-    execute_cmd: nullable<string>('string', { minLength: 1, maxLength: 1000 }),
+    network: Type.Optional(Type.Boolean({ description: 'The execute command needs the internet (or a server).' })),
+    env: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', maxLength: 100 }), {
+      maxItems: 20, uniqueItems: true, description: 'Environment variables that carry credentials.',
+    })),
+    runtime: Type.Optional(Type.Object(
+      {
+        node: Type.Optional(Type.String({ maxLength: 40, pattern: '^>=\\d+(\\.\\d+){0,2}$' })),
+        python: Type.Optional(Type.String({ maxLength: 40, pattern: '^>=\\d+(\\.\\d+){0,2}$' })),
+      },
+      { additionalProperties: false, description: 'Minimum runtime versions, e.g. {"node": ">=22"}.' },
+    )),
   },
+  { additionalProperties: false },
+);
+export type Requires = Type.Static<typeof Requires>;
+
+const actionProperties = {
+  source_url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
+  install_cmd: nullable<string>('string', { minLength: 1, maxLength: 500 }),
+  execute_cmd: nullable<string>('string', { minLength: 1, maxLength: 1000 }),
+  requires: Type.Optional(Requires),
+};
+
+export const Action = Type.Object(actionProperties, { additionalProperties: false });
+
+const argv = () => Type.Unsafe<string[] | null>({
+  type: ['array', 'null'],
+  items: { type: 'string' },
+  description: 'The command as an argument vector (no shell); placeholders are filled per element.',
+});
+
+/** The action block as served in the full contract: the stored one plus each command as argv. */
+export const ServedAction = Type.Object(
+  { ...actionProperties, install_argv: argv(), execute_argv: argv() },
   { additionalProperties: false },
 );
 
@@ -124,4 +181,6 @@ export type Identity = Type.Static<typeof Identity>;
 export type Logic = Type.Static<typeof Logic>;
 export type Trust = Type.Static<typeof Trust>;
 export type Action = Type.Static<typeof Action>;
+export type ServedAction = Type.Static<typeof ServedAction>;
+export type OutputSchemaObject = Type.Static<typeof OutputSchemaObject>;
 export type ContractRecord = Type.Static<typeof Record>;

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import parseSpdx from 'spdx-expression-parse';
 import { ToolContract } from './contract.ts';
+import { commandErrors } from './validate-commands.ts';
 
 export interface FieldError {
   /** JSON Pointer into the contract, e.g. `/action/install_cmd`; `/` for the whole document. */
@@ -83,13 +84,22 @@ function licenseErrors(value: unknown): FieldError[] {
   }
 }
 
+export interface ContractChecks {
+  /**
+   * Also apply the command rules (build/model/validate-commands.ts): `npm run validate` and CI do; loading a
+   * catalog and API writes check the schema only, so seeds and accepted command fixes keep loading.
+   */
+  commands?: boolean;
+}
+
 /** All problems with one contract object; an empty array means it is valid. */
-export function validateContract(value: unknown): FieldError[] {
+export function validateContract(value: unknown, checks: ContractChecks = {}): FieldError[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return [{ path: '/', message: 'must be a JSON object' }];
   }
   const errors: FieldError[] = [];
   if (!checkSchema(value)) errors.push(...formatAjvErrors(checkSchema.errors, CONTRACT_PATTERN_MESSAGES));
+  else if (checks.commands) errors.push(...commandErrors(value as ToolContract));
   const identity = (value as { identity?: { license?: unknown } }).identity;
   errors.push(...licenseErrors(identity?.license));
   return errors;

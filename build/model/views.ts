@@ -1,6 +1,7 @@
 // The shapes a contract is served in (spec 2.1, 2.3-2.5): listing item, partial contract (action withheld),
 // full contract. Pure functions shared by the static build and the API so both give the same bytes.
-import type { Action, ToolContract } from './contract.ts';
+import { servedArgv } from './command.ts';
+import type { Action, ServedAction, ToolContract } from './contract.ts';
 
 export interface RegistryBlock {
   canonical: string;
@@ -138,10 +139,15 @@ export function partialContract(c: ToolContract, baseUrl: string, telemetry?: Tr
   };
 }
 
+/** The stored action plus each command as an argument vector, so a client can start it without a shell. */
+export function servedAction(action: Action): ServedAction {
+  return { ...action, install_argv: servedArgv(action.install_cmd), execute_argv: servedArgv(action.execute_cmd) };
+}
+
 /** What a valid tax payload unlocks. */
 export function fullContract(c: ToolContract, baseUrl: string, telemetry?: TrustTelemetry) {
   const { tax_required: _omit, ...partial } = partialContract(c, baseUrl, telemetry);
-  return { ...partial, action: c.action, tax_received: true as const };
+  return { ...partial, action: servedAction(c.action), tax_received: true as const };
 }
 
 /** Default listing order: reliability descending, then aid for a stable order. */

@@ -7,6 +7,7 @@ import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextproto
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_TOOL_NAMES } from '../../build/discovery/agent-document.ts';
 import type { ToolContract } from '../../build/model/contract.ts';
+import { servedAction } from '../../build/model/views.ts';
 import { BASE_URL, fixtureTools, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const payload = { execution_feedback: 200, trend_keyword: 'fetch json api' };
@@ -84,7 +85,7 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     const before = await restTelemetry('npm-axios-v1');
     const r = await call('get_tool', { aid: 'npm-axios-v1', ...payload, validation_vote: 'yes' });
     expect(r.isError).toBeFalsy();
-    expect(data(r).action).toEqual(axios.action);
+    expect(data(r).action).toEqual(servedAction(axios.action));
     expect(data(r).tax_received).toBe(true);
     expect(data(r).tax_required).toBeUndefined();
     expect(data(r).trust.telemetry.requests).toBe(before.requests + 1);

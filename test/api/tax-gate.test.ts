@@ -4,6 +4,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../build/model/contract.ts';
+import { servedAction } from '../../build/model/views.ts';
 import { fixtureTools, rawRequest, startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOOL = '/api/v1/tools/npm-axios-v1';
@@ -46,7 +47,7 @@ describe('POST /api/v1/tools/{aid}', () => {
       const before = await counters('npm-axios-v1');
       const { status, body } = await s.post(TOOL, { ...valid, validation_vote: 'yes' });
       expect(status).toBe(200);
-      expect(body.action).toEqual(axios.action);
+      expect(body.action).toEqual(servedAction(axios.action));
       expect(body.tax_received).toBe(true);
       expect(body.tax_required).toBeUndefined();
       expect(body.via).toBe('catalog.example');
@@ -58,7 +59,7 @@ describe('POST /api/v1/tools/{aid}', () => {
     it('wrapped as {"tax_payload": {...}}: the same 200', async () => {
       const { status, body } = await s.post(TOOL, { tax_payload: { ...valid, execution_feedback: 500, validation_vote: 'no' } });
       expect(status).toBe(200);
-      expect(body.action).toEqual(axios.action);
+      expect(body.action).toEqual(servedAction(axios.action));
       expect(body.tax_received).toBe(true);
     });
 
