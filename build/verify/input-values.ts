@@ -2,7 +2,7 @@
 // or first `examples` entry, else a value guessed from the property's role or name (a sample file for a
 // file-like input, the sandbox's fixture page for a URL). Guesses are listed so the evidence says so.
 import path from 'node:path';
-import type { ToolContract } from '../model/contract.ts';
+import type { InputRole, ToolContract } from '../model/contract.ts';
 import { FIXTURE_PORT } from './sandbox.ts';
 
 export const SAMPLES_DIR = path.join(import.meta.dirname, 'samples');
@@ -29,7 +29,6 @@ const NAME_HINTS: [RegExp, string][] = [
   [/yaml|yml/, 'yaml'],
 ];
 
-export type InputRole = 'text' | 'input_file' | 'output_file' | 'output_dir' | 'url' | 'json' | 'number' | 'option';
 
 interface PropertyInfo {
   type?: string;
@@ -77,7 +76,9 @@ export interface FilledInput {
   source: 'given' | 'default' | 'example' | 'guessed';
 }
 
-function sampleFile(ext: string | undefined): string {
+/** The sample for an extension; a JSON input described as a schema gets a JSON Schema that fits sample.json. */
+function sampleFile(ext: string | undefined, name: string, info: PropertyInfo): string {
+  if (ext === 'json' && /schema/i.test(`${name} ${info.description ?? ''}`)) return 'sample.schema.json';
   return SAMPLE_FOR_EXT[ext ?? 'txt'] ?? 'sample.txt';
 }
 
@@ -92,7 +93,7 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
       const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `input-${name}.${ext}`;
-      return { value, sample: sampleFile(ext), source };
+      return { value, sample: sampleFile(ext, name, info), source };
     }
     case 'output_file': {
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';

@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type CommandProblem, fillArgv, findCodeArgument, parseCommand } from '../model/command.ts';
-import type { ToolContract } from '../model/contract.ts';
+import type { Requires, ToolContract } from '../model/contract.ts';
 import { type FilledInput, fillInputs, SAMPLES_DIR } from './input-values.ts';
 import { jsLoadTargets, type LoadTarget, pyLoadTargets, writeLoadCheck } from './load-check.ts';
 import { type Registries, registriesFromEnv, registryAccess, trustSettings } from './registries.ts';
@@ -17,11 +17,7 @@ import { RELAY_PORT, runSandboxed, SANDBOX_WORK, type SandboxLimits, type Sandbo
 export type Runtime = 'node' | 'python';
 
 /** What a contract says it needs beyond this machine (action.requires). */
-export interface Requirements {
-  network?: boolean;
-  env?: string[];
-  runtime?: { node?: string; python?: string };
-}
+export type Requirements = Requires;
 
 export interface RunOptions {
   /** Placeholder values; they win over the contract's defaults and examples. */
@@ -55,10 +51,16 @@ const NEVER_RUN = new Set(['sudo', 'homebrew', 'pipe_to_shell', 'remote_script']
 const NOT_A_TASK = new Set(['import_only', 'placeholder_in_code', 'shell_syntax', 'empty']);
 const OUTPUT_FILE_CAP = 1024 * 1024;
 
-interface ActionExtras {
-  requires?: Requirements;
-  install_argv?: string[] | null;
-  execute_argv?: string[] | null;
+/** `>=22.1` against `22.23.3`: whether the version meets the minimum. */
+export function meetsMinimum(version: string, minimum: string): boolean {
+  const want = minimum.replace(/^>=/, '').split('.').map(Number);
+  const have = version.split('.').map(Number);
+  for (let i = 0; i < want.length; i++) {
+    const h = have[i] ?? 0;
+    const w = want[i] ?? 0;
+    if (h !== w) return h > w;
+  }
+  return true;
 }
 
 const describe = (problems: CommandProblem[]) => problems.map((p) => p.message).join('; ');
@@ -82,9 +84,14 @@ function installRuntime(argv: string[]): Runtime | { reason: string } {
 
 /** Node's and Python's versions as the sandbox provides them, for the evidence (`node 22.23`). */
 export function runtimeLabel(runtime: Runtime): string {
-  if (runtime === 'node') return `node ${process.versions.node.split('.').slice(0, 2).join('.')}`;
-  pythonVersion ??= spawnSync('/usr/bin/python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim() || '3';
-  return `python ${pythonVersion}`;
+  const version = runtime === 'node' ? process.versions.node : pythonFullVersion();
+  return `${runtime} ${version.split('.').slice(0, 2).join('.')}`;
+}
+
+/** The sandbox's Python (Debian's /usr/bin/python3), e.g. `3.11.2`. */
+function pythonFullVersion(): string {
+  pythonVersion ??= spawnSync('/usr/bin/python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).stdout.trim() || '3';
+  return pythonVersion;
 }
 let pythonVersion: string | undefined;
 
@@ -171,7 +178,7 @@ function loadTargets(runtime: Runtime, executeArgv: string[], contract: ToolCont
 }
 
 export async function runContract(contract: ToolContract, options: RunOptions = {}): Promise<RunResult> {
-  const action = contract.action as ToolContract['action'] & ActionExtras;
+  const action = contract.action;
   const requires: Requirements = action.requires ?? {};
   const base: RunResult = { requires, inputs: {}, outputs: { stdout: '', files: {} } };
   const notRun = (status: 'unverifiable' | 'failed', reason: string): RunResult => ({ ...base, notRun: { status, reason } });
@@ -184,15 +191,20 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
     const blocked = parsed.problems.filter((p) => NEVER_RUN.has(p.kind));
     if (blocked.length) return notRun('unverifiable', `${label} ${describe(blocked)}; never run here`);
   }
-  const installArgv = action.install_argv ?? install.argv;
+  const installArgv = install.argv;
   const runtime = installRuntime(installArgv);
   if (typeof runtime !== 'string') return notRun('unverifiable', runtime.reason);
+  const minimum = requires.runtime?.[runtime];
+  const have = runtime === 'node' ? process.versions.node : pythonFullVersion();
+  if (minimum && !meetsMinimum(have, minimum)) {
+    return notRun('unverifiable', `needs ${runtime} ${minimum}; this verifier has ${runtime} ${have}`);
+  }
   const installBad = install.problems.filter((p) => NOT_A_TASK.has(p.kind) && p.kind !== 'placeholder_in_code');
   if (installBad.length) return notRun('failed', `install_cmd ${describe(installBad)}`);
   const executeBad = execute.problems.filter((p) => NOT_A_TASK.has(p.kind));
   if (executeBad.length) return notRun('failed', `execute_cmd ${describe(executeBad)}`);
 
-  const executeTemplate = action.execute_argv ?? execute.argv;
+  const executeTemplate = execute.argv;
   const inputs = fillInputs(contract, execute.placeholders, options.values);
   const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.value]));
   const executeArgv = fillArgv(executeTemplate, values);
