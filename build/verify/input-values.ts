@@ -13,6 +13,7 @@ const SAMPLE_FOR_EXT: Record<string, string> = {
   html: 'sample.html', htm: 'sample.html', xml: 'sample.xml', yaml: 'sample.yaml', yml: 'sample.yaml',
   png: 'sample.png', jpg: 'sample.png', jpeg: 'sample.png', gif: 'sample.png', webp: 'sample.png',
   pdf: 'sample.pdf', wav: 'sample.wav', mp3: 'sample.wav', audio: 'sample.wav',
+  db: 'sample.sqlite', sqlite: 'sample.sqlite', sqlite3: 'sample.sqlite',
 };
 
 /** Extension a placeholder's name or description suggests. */
@@ -27,6 +28,7 @@ const NAME_HINTS: [RegExp, string][] = [
   [/html|page/, 'html'],
   [/xml|svg/, 'xml'],
   [/yaml|yml/, 'yaml'],
+  [/sqlite|database|\bdb\b/, 'db'],
 ];
 
 

@@ -25,6 +25,7 @@ beforeAll(async () => {
   npm = await startFakeNpmRegistry([
     { name: 'shout', files: { 'cli.js': UPPER }, bin: { shout: 'cli.js' } },
     { name: 'fails', files: { 'cli.js': '#!/usr/bin/env node\nconsole.error("Error: cannot parse input"); process.exit(3);\n' }, bin: { fails: 'cli.js' } },
+    { name: 'fetchy', files: { 'cli.js': '#!/usr/bin/env node\nfetch(process.argv[2]).then((r) => r.text()).then((t) => console.log(t));\n' }, bin: { fetchy: 'cli.js' } },
     { name: 'quiet', files: { 'cli.js': '#!/usr/bin/env node\n' }, bin: { quiet: 'cli.js' } },
     {
       name: 'cloudy',
@@ -71,6 +72,15 @@ describe('runContract', () => {
     );
     // A given file name gets the sample bytes unless files are given too.
     expect(run.execute?.argv).toEqual(['npx', 'shout', 'mine.txt']);
+  });
+
+  it('runs a URL-fetching tool against the fixture server inside the sandbox (the internet stays out of reach)', async () => {
+    const { run, verdict } = await verify(
+      contract('npm-fetchy-v1', 'npm', { install_cmd: 'npm install fetchy', execute_cmd: 'npx fetchy {url}' }, { url: { type: 'string', role: 'url', examples: ['https://example.com/page'] } }),
+    );
+    expect(run.inputs.url?.value).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
+    expect(verdict).toMatchObject({ status: 'passed', level: 'runs' });
+    expect(run.outputs.stdout).toContain('<title>Sample page</title>');
   });
 
   it('fails a tool whose command exits non-zero, with its error line', async () => {
