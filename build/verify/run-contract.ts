@@ -125,7 +125,8 @@ function stepEnv(runtime: Runtime, registries: Registries, online: boolean): Rec
     PIP_CACHE_DIR: `${SANDBOX_WORK}/.cache/pip`,
     PIP_DISABLE_PIP_VERSION_CHECK: '1',
     PIP_NO_INPUT: '1',
-    PIP_DEFAULT_TIMEOUT: '60',
+    PIP_DEFAULT_TIMEOUT: '30',
+    PIP_RETRIES: '1',
     ...(online ? { PIP_PROXY: proxy } : { PIP_NO_INDEX: '1' }),
   };
 }
