@@ -7,7 +7,7 @@ import { isSafeId } from '../../build/catalog/catalog-store.ts';
 import { placeholderNames, servedArgv } from '../../build/model/command.ts';
 import { AID_PATTERN, type Platform, PLATFORMS, type Requires, type SchemaObject, type ToolContract } from '../../build/model/contract.ts';
 import { permitsInstructions } from '../../build/model/license.ts';
-import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry } from '../../build/model/views.ts';
+import { fullContract, LISTING_NOTE, listingItem, microTask, partialContract, type TrustTelemetry, verificationText } from '../../build/model/views.ts';
 import { readJsonBody } from '../http/body.ts';
 import { jsonArray, listingItemJson } from '../services/listing-json.ts';
 import { type AgentClass, clientIp, userAgentClassOf } from '../http/client.ts';
@@ -199,6 +199,7 @@ export function instructionsText(c: ToolContract, baseUrl: string): string {
     '',
     ...(id.task ? [`Task: ${one(id.task)}`] : []),
     `Platform: ${id.platform}`, `Version: ${one(id.version ?? 'unknown')}`, `Licence: ${one(id.license)}`, `Source: ${one(action.source_url)}`,
+    `Verification (sandboxed install and run): ${one(verificationText(c))}`,
     '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.', ...argvLine(action.install_cmd),
     '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.', ...argvLine(action.execute_cmd),
     ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => placeholderLine(c, n))] : []),
