@@ -74,6 +74,8 @@ export interface FilledInput {
   sample?: string;
   /** An output the command writes (file or folder), relative to the work folder. */
   output?: 'file' | 'dir';
+  /** A URL on the sandbox's own fixture server (the tool's network use can be checked offline). */
+  fixture?: true;
   /** How the value was chosen: given, default, example, guessed. */
   source: 'given' | 'default' | 'example' | 'guessed';
 }
@@ -106,7 +108,7 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       return { value: text && !text.includes('..') && !path.isAbsolute(text) ? text : `out-${name}`, output: 'dir', source };
     case 'url':
       // The execute step has no network: URLs point at the sandbox's own fixture server unless given.
-      return given !== undefined ? { value: given, source } : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed' };
+      return given !== undefined ? { value: given, source } : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
     case 'number':
       return { value: text ?? '2', source };
     case 'json':

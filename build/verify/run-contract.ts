@@ -42,7 +42,7 @@ export interface RunResult {
   setup?: StepResult;
   install?: StepResult;
   execute?: StepResult;
-  /** Offline check that the package loads and has the functions its command calls (tools that need the internet). */
+  /** Offline check that the package loads and has the functions its command calls (tools that need the internet or credentials). */
   loadCheck?: StepResult;
   outputs: { stdout: string; files: Record<string, Buffer> };
 }
@@ -238,8 +238,11 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
     await proxy.close();
     result.execute = await step(executeArgv, false, { fixture: true });
     result.outputs = await collectOutputs(workDir, inputs, result.execute.stdout);
-    const needsOutside = requires.network === true || (requires.env?.length ?? 0) > 0;
-    if (result.execute.code !== 0 && needsOutside) {
+    // A tool that needs the internet (other than the URL it was given, served by the fixture) or credentials
+    // cannot show its task offline, even when it exits 0: it is checked to load instead (level `loads`).
+    const fetchesFixture = Object.values(inputs).some((i) => i.fixture);
+    const needsOutside = (requires.network === true && !fetchesFixture) || (requires.env?.length ?? 0) > 0;
+    if (needsOutside) {
       const argv = await writeLoadCheck(workDir, runtime, loadTargets(runtime, executeArgv, contract));
       result.loadCheck = await step(argv, false);
     }

@@ -56,21 +56,22 @@ export function judge(run: RunResult, now = new Date()): Verification {
   if (!run.install || !ok(run.install)) return failed(run.install ? stepFailure('install', run.install) : 'install did not run');
   const execute = run.execute as StepResult;
   const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
+  if (run.loadCheck) {
+    const needs = [run.requires.network ? 'the internet' : '', ...(run.requires.env ?? [])].filter(Boolean).join(', ');
+    if (!ok(run.loadCheck)) {
+      return failed(`needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`);
+    }
+    const offline = ok(execute) ? 'its command exited 0 offline' : `offline its command ${stepFailure('', execute).trim()}`;
+    return {
+      status: 'passed',
+      level: 'loads',
+      reason: `needs ${needs}; ${offline}; installed, loaded, and the functions it calls exist (${lastLine(run.loadCheck.stdout)})`,
+      ...evidence,
+    };
+  }
   if (ok(execute)) {
     if (printed) return { status: 'passed', level: 'runs', reason: 'installed and did its task offline', ...evidence };
     return failed('execute exited 0 but printed nothing and wrote no output file');
-  }
-  if (run.loadCheck) {
-    const needs = [run.requires.network ? 'the internet' : '', ...(run.requires.env ?? [])].filter(Boolean).join(', ');
-    if (ok(run.loadCheck)) {
-      return {
-        status: 'passed',
-        level: 'loads',
-        reason: `needs ${needs}: installed, loaded, and the functions its command calls exist (${lastLine(run.loadCheck.stdout)})`,
-        ...evidence,
-      };
-    }
-    return failed(`needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`);
   }
   return failed(stepFailure('execute', execute));
 }

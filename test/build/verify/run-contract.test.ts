@@ -76,7 +76,7 @@ describe('runContract', () => {
 
   it('runs a URL-fetching tool against the fixture server inside the sandbox (the internet stays out of reach)', async () => {
     const { run, verdict } = await verify(
-      contract('npm-fetchy-v1', 'npm', { install_cmd: 'npm install fetchy', execute_cmd: 'npx fetchy {url}' }, { url: { type: 'string', role: 'url', examples: ['https://example.com/page'] } }),
+      contract('npm-fetchy-v1', 'npm', { install_cmd: 'npm install fetchy', execute_cmd: 'npx fetchy {url}', requires: { network: true } }, { url: { type: 'string', role: 'url', examples: ['https://example.com/page'] } }),
     );
     expect(run.inputs.url?.value).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
     expect(verdict).toMatchObject({ status: 'passed', level: 'runs' });
@@ -133,6 +133,12 @@ describe('runContract', () => {
     const missing = `node --input-type=module -e "import { Missing } from 'cloudy'; console.log(await new Missing().run())"`;
     const bad = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: missing, requires: { network: true } }));
     expect(bad.verdict).toMatchObject({ status: 'failed', reason: expect.stringMatching(/cloudy has no Missing/) });
+
+    // Exiting 0 offline does not show a task that needs credentials: still `loads`.
+    const printsOffline = `node -e "const { Client } = require('cloudy'); console.log(new Client().constructor.name)"`;
+    const quiet = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: printsOffline, requires: { env: ['CLOUDY_KEY'] } }));
+    expect(quiet.run.execute?.stdout.trim()).toBe('Client');
+    expect(quiet.verdict).toMatchObject({ status: 'passed', level: 'loads', reason: expect.stringMatching(/^needs CLOUDY_KEY; its command exited 0 offline/) });
 
     // Without `requires`, the same offline failure is a plain failure.
     const undeclared = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: calls }));
