@@ -30,7 +30,8 @@ const LIMIT_WORDS: Record<string, string> = {
 /** The last meaningful line a failed step printed, for a reason a maintainer can act on. */
 function lastLine(text: string): string {
   const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
-  const error = lines.find((l) => /error|cannot|not found|no such|missing|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
+  const error = lines.find((l) => /^(npm )?error\b|^\w*Error:/i.test(l))
+    ?? lines.find((l) => /error|cannot|not found|no such|missing|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
   return (error ?? lines[lines.length - 1] ?? '').slice(0, 300);
 }
 
