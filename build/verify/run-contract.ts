@@ -45,6 +45,8 @@ export interface RunResult {
   /** Offline check that the package loads and has the functions its command calls (tools that need the internet or credentials). */
   loadCheck?: StepResult;
   outputs: { stdout: string; files: Record<string, Buffer> };
+  /** Registries on the allow-list that this machine could not reach during the install. */
+  unreachableRegistries?: string[];
 }
 
 const NEVER_RUN = new Set(['sudo', 'homebrew', 'pipe_to_shell', 'remote_script']);
@@ -233,6 +235,7 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
       : await step(['/usr/bin/python3', '-m', 'venv', `${SANDBOX_WORK}/.venv`], false);
     if (result.setup.code !== 0) return result;
     result.install = await step(installArgv, true);
+    if (proxy.unreachable.length) result.unreachableRegistries = [...new Set(proxy.unreachable)];
     if (result.install.code !== 0) return result;
     // The proxy is closed before anything the package installed runs again.
     await proxy.close();

@@ -31,7 +31,7 @@ const LIMIT_WORDS: Record<string, string> = {
 function lastLine(text: string): string {
   const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
   const error = lines.find((l) => /^(npm )?error\b|^\w*Error:/i.test(l))
-    ?? lines.find((l) => /error|cannot|not found|no such|missing|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
+    ?? lines.find((l) => /error|cannot|not found|no such|missing|has no|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
   return (error ?? lines[lines.length - 1] ?? '').slice(0, 300);
 }
 
@@ -54,7 +54,19 @@ export function judge(run: RunResult, now = new Date()): Verification {
   if (run.notRun) return { status: run.notRun.status, reason: run.notRun.reason, ...evidence };
   const failed = (reason: string): Verification => ({ status: 'failed', reason, ...evidence });
   if (run.setup && !ok(run.setup)) return failed(stepFailure('setting up the project', run.setup));
-  if (!run.install || !ok(run.install)) return failed(run.install ? stepFailure('install', run.install) : 'install did not run');
+  if (!run.install || !ok(run.install)) {
+    if (!run.install) return failed('install did not run');
+    // The package may well exist, in a registry this machine cannot reach (only a local mirror subset).
+    const notFound = /from versions: none|No matching distribution|E404|404 Not Found/i.test(run.install.stderr + run.install.stdout);
+    if (notFound && run.unreachableRegistries?.length) {
+      return {
+        status: 'unverifiable',
+        reason: `the package is not in the registries reachable here (${run.unreachableRegistries.join(', ')} unreachable from this machine): ${lastLine(run.install.stderr)}`,
+        ...evidence,
+      };
+    }
+    return failed(stepFailure('install', run.install));
+  }
   const execute = run.execute as StepResult;
   const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
   if (run.loadCheck) {

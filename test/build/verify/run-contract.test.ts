@@ -53,7 +53,7 @@ const verify = async (c: ToolContract, values?: Record<string, string>) => {
   return { run, verdict: judge(run) };
 };
 
-describe('runContract', () => {
+describe('runContract', { timeout: 300_000 }, () => {
   it('passes an npm tool that does its task on a sample file (level runs), output in the result', async () => {
     const { run, verdict } = await verify(
       contract('npm-shout-v1', 'npm', { install_cmd: 'npm install shout', execute_cmd: 'npx shout {file}' }, { file: { type: 'string', examples: ['notes.txt'] } }),
@@ -143,6 +143,18 @@ describe('runContract', () => {
     // Without `requires`, the same offline failure is a plain failure.
     const undeclared = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: calls }));
     expect(undeclared.verdict.status).toBe('failed');
+  });
+
+  it('calls a package missing from every reachable index unverifiable when a configured index is unreachable here', async () => {
+    const c = contract('pypi-elsewhere-v1', 'pypi', { install_cmd: 'pip install elsewhere', execute_cmd: 'elsewhere {file}' });
+    // Port 9 on loopback: nothing listens, as with an index this machine has no route to.
+    const withDeadIndex = { ...registries, pipExtraIndexes: ['http://127.0.0.1:9/simple'] };
+    const run = await runContract(c, { registries: withDeadIndex, limits });
+    expect(run.unreachableRegistries).toEqual(['127.0.0.1:9']);
+    expect(judge(run)).toMatchObject({ status: 'unverifiable', reason: expect.stringMatching(/not in the registries reachable here/) });
+    // With only reachable indexes, a missing package is the contract's failure.
+    const plain = await verify(c);
+    expect(plain.verdict).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^install exited with code 1: ERROR: .*elsewhere/) });
   });
 
   it('installs a PyPI tool into a fresh virtual environment from the index in its registries', async () => {

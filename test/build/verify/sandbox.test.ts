@@ -29,7 +29,7 @@ async function processesWith(token: string): Promise<number> {
 
 const run = (argv: string[], limits = {}, extra = {}) => runSandboxed({ argv, workDir: work, limits, ...extra });
 
-describe('runSandboxed', () => {
+describe('runSandboxed', { timeout: 120_000 }, () => {
   it('runs a command in /work with a private HOME and /tmp, a fresh PID namespace and a read-only system', async () => {
     const r = await run(['sh', '-c', 'pwd; echo $HOME; echo $$; echo made > made.txt; touch /usr/x 2>&1 || true; ls /root 2>&1 || true']);
     expect(r).toMatchObject({ code: 0, signal: null, timedOut: false });

@@ -42,7 +42,7 @@ afterAll(async () => {
   await fsp.rm(catalog, { recursive: true, force: true });
 });
 
-describe('npm run verify', () => {
+describe('npm run verify', { timeout: 300_000 }, () => {
   it('prints one JSON line per tool and stores valid evidence with --write', async () => {
     const r = await runCli(['--catalog', catalog, '--json', '--write'], { npm_config_registry: registry.url });
     expect(r.code, r.stderr).toBe(0);
