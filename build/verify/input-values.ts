@@ -14,6 +14,7 @@ const SAMPLE_FOR_EXT: Record<string, string> = {
   png: 'sample.png', jpg: 'sample.png', jpeg: 'sample.png', gif: 'sample.png', webp: 'sample.png',
   pdf: 'sample.pdf', wav: 'sample.wav', mp3: 'sample.wav', audio: 'sample.wav',
   db: 'sample.sqlite', sqlite: 'sample.sqlite', sqlite3: 'sample.sqlite',
+  docx: 'sample.docx', xlsx: 'sample.xlsx', zip: 'sample.zip',
 };
 
 /** Extension a placeholder's name or description suggests. */
@@ -29,6 +30,9 @@ const NAME_HINTS: [RegExp, string][] = [
   [/xml|svg/, 'xml'],
   [/yaml|yml/, 'yaml'],
   [/sqlite|database|\bdb\b/, 'db'],
+  [/docx|word document/, 'docx'],
+  [/xlsx|excel|workbook/, 'xlsx'],
+  [/\bzip\b|archive/, 'zip'],
 ];
 
 
