@@ -15,6 +15,8 @@ const SAMPLE_FOR_EXT: Record<string, string> = {
   pdf: 'sample.pdf', wav: 'sample.wav', mp3: 'sample.wav', audio: 'sample.wav',
   db: 'sample.sqlite', sqlite: 'sample.sqlite', sqlite3: 'sample.sqlite',
   docx: 'sample.docx', xlsx: 'sample.xlsx', zip: 'sample.zip',
+  js: 'sample.js', mjs: 'sample.js', cjs: 'sample.js', jsx: 'sample.js', ts: 'sample.ts', tsx: 'sample.ts',
+  py: 'sample.py', css: 'sample.css',
 };
 
 /** Extension a placeholder's name or description suggests. */
@@ -85,7 +87,9 @@ export interface FilledInput {
 }
 
 /** The sample for an extension; a JSON input described as a schema gets a JSON Schema that fits sample.json. */
-function sampleFile(ext: string | undefined, name: string, info: PropertyInfo): string {
+function sampleFile(ext: string | undefined, name: string, info: PropertyInfo, value: string): string {
+  // Test runners look for test files by name: give `x.test.js` a test.
+  if (/\.(test|spec)\.[cm]?[jt]sx?$/.test(value)) return 'sample.test.js';
   if (ext === 'json' && /schema/i.test(`${name} ${info.description ?? ''}`)) return 'sample.schema.json';
   return SAMPLE_FOR_EXT[ext ?? 'txt'] ?? 'sample.txt';
 }
@@ -101,7 +105,7 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
       const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `input-${name}.${ext}`;
-      return { value, sample: sampleFile(ext, name, info), source };
+      return { value, sample: sampleFile(ext, name, info, value), source };
     }
     case 'output_file': {
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
