@@ -217,7 +217,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxResu
 }
 
 function supervise(command: string, args: string[], workDir: string, limits: SandboxLimits, started: number): Promise<SandboxResult> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -249,12 +249,12 @@ function supervise(command: string, args: string[], workDir: string, limits: San
       if ((await folderSize(workDir, limits.diskBytes)) > limits.diskBytes) kill('disk');
       measuring = false;
     }, 1000);
-    const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(wall);
       clearInterval(disk);
-      const stderr = Buffer.concat(err).toString('utf8') + (spawnError ? `\n${spawnError.message}` : '');
+      const stderr = Buffer.concat(err).toString('utf8');
       // The launcher reports a signal that ended the command as 128 + its number.
       let sig: string | null = signal;
       let status = code;
@@ -275,7 +275,14 @@ function supervise(command: string, args: string[], workDir: string, limits: San
         ms: Math.round(performance.now() - started),
       });
     };
-    child.on('error', (error) => finish(null, null, error));
+    // The sandbox itself could not start (no bwrap or setpriv): the verifier's fault, not the tool's.
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(wall);
+      clearInterval(disk);
+      reject(new Error(`cannot start the sandbox (${command}): ${error.message}`));
+    });
     child.on('close', (code, signal) => finish(code, signal));
   });
 }
