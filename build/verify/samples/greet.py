@@ -1,0 +1,2 @@
+def main(name: str):
+    print("Hello " + name)

@@ -1,0 +1,2 @@
+import { test, expect } from 'vitest';
+test('adds', () => { expect(1 + 2).toBe(3); });

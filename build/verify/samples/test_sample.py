@@ -1,0 +1,5 @@
+def test_add():
+    assert 1 + 2 == 3
+
+def test_upper():
+    assert "a".upper() == "A"
