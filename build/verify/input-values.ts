@@ -1,6 +1,7 @@
 // Values for the placeholders of an execute command: what the caller gives, else the property's `default`
 // or first `examples` entry, else a value guessed from the property's role or name (a sample file for a
 // file-like input, the sandbox's fixture page for a URL). Guesses are listed so the evidence says so.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { InputRole, ToolContract } from '../model/contract.ts';
 import { FIXTURE_PORT } from './sandbox.ts';
@@ -105,7 +106,10 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
       const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `input-${name}.${ext}`;
-      return { value, sample: sampleFile(ext, name, info, value), source };
+      // A sample shipped under the example's own name (sum.test.js, schema.prisma) fits best.
+      const named = path.basename(value);
+      const sample = existsSync(path.join(SAMPLES_DIR, named)) ? named : sampleFile(ext, name, info, value);
+      return { value, sample, source };
     }
     case 'output_file': {
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
