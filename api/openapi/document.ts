@@ -1,7 +1,10 @@
 // The OpenAPI 3.1 document of the service (GET /openapi.json). Components come from the TypeBox schemas the
 // server validates with (build/contract.ts, api/tax-payload.ts, api/query.ts), so they cannot drift.
 // openApiDocument(baseUrl) is pure, so the build can also write a static copy.
-import { Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ServedAction, ToolContract, Trust } from '../../build/model/contract.ts';
+import {
+  Action, AID_PATTERN, Identity, Logic, PLATFORMS, SchemaObject, ServedAction, ToolContract, Trust, VERIFICATION_LEVELS,
+  VERIFICATION_STATUSES,
+} from '../../build/model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-paths.ts';
 import { QuerySchemas } from '../services/requests.ts';
@@ -24,7 +27,21 @@ const contractRequired = ['identity', 'logic', 'trust', 'action', 'registry', 't
 export const componentSchemas: Record<string, object> = {
   SchemaObject, Identity, Logic, Trust, Action, ServedAction, ToolContract, TaxPayload, WrappedTaxPayload,
   TrustTelemetry: obj({ requests: int, success_rate: { type: ['number', 'null'], minimum: 0, maximum: 1 }, votes: obj({ yes: int, no: int, partial: int }) }),
-  ServedTrust: { ...Trust, properties: { ...Trust.properties, telemetry: ref('TrustTelemetry') }, description: 'The trust block; the API adds live telemetry counters.' },
+  TrustVerification: {
+    type: ['object', 'null'],
+    properties: {
+      status: { enum: [...VERIFICATION_STATUSES] }, level: { enum: [...VERIFICATION_LEVELS, null] },
+      checked_at: { type: 'string', format: 'date-time' }, runtime: { type: ['string', 'null'] },
+    },
+    required: ['status', 'level', 'checked_at', 'runtime'],
+    additionalProperties: false,
+    description: 'Evidence of the last sandboxed install-and-run (npm run verify); null before any run.',
+  },
+  ServedTrust: {
+    ...Trust,
+    properties: { ...Trust.properties, verification: ref('TrustVerification'), telemetry: ref('TrustTelemetry') },
+    description: 'The trust block with the verification evidence; the API adds live telemetry counters.',
+  },
   RegistryBlock: obj({ canonical: str, catalog: str, mcp: str, contribute: str, note: str }),
   TelemetryProtocol: obj({ description: str, endpoint: str, fields: obj({ execution_feedback: str, trend_keyword: str }), estimated_tokens_saved_vs_readme: int, opt_in: { type: 'boolean' } }),
   QualitySignal: obj({ type: { const: 'execution_outcome' }, question: str, optional_field: str, valid_values: { type: 'array', items: { enum: ['yes', 'no', 'partial'] } }, note: str }),

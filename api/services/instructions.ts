@@ -4,6 +4,7 @@
 import { placeholderNames, servedArgv } from '../../build/model/command.ts';
 import type { Requires, SchemaObject, ToolContract } from '../../build/model/contract.ts';
 import { permitsInstructions } from '../../build/model/license.ts';
+import { verificationText } from '../../build/model/views.ts';
 import { CATALOG } from '../messages.ts';
 import { DomainError } from './errors.ts';
 import { cleanText } from './tax-payload.ts';
@@ -69,6 +70,7 @@ export function instructionsText(c: ToolContract, baseUrl: string): string {
     '',
     ...(id.task ? [`Task: ${one(id.task)}`] : []),
     `Platform: ${id.platform}`, `Version: ${one(id.version ?? 'unknown')}`, `Licence: ${one(id.license)}`, `Source: ${one(action.source_url)}`,
+    `Verification (sandboxed install and run): ${one(verificationText(c))}`,
     '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.', ...argvLine(action.install_cmd),
     '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.', ...argvLine(action.execute_cmd),
     ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => placeholderLine(c, n))] : []),

@@ -4,7 +4,7 @@
 // and serialising ten items per request was over a third of the search route's time. The output is
 // byte-for-byte JSON.stringify(listingItem(...)) (tested), so the wire format cannot drift.
 import type { ToolContract } from '../../build/model/contract.ts';
-import { listingItem, registryBlock, toolEndpoint, type TrustTelemetry } from '../../build/model/views.ts';
+import { listingItem, publicBlocks, registryBlock, toolEndpoint, type TrustTelemetry } from '../../build/model/views.ts';
 
 /** An item's JSON around its telemetry: `${head}${JSON.stringify(telemetry)}${tail}`. */
 interface ItemParts {
@@ -26,7 +26,8 @@ function partsOf(c: ToolContract, baseUrl: string): ItemParts | null {
   const { identity, logic, trust } = c;
   const plain = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (plain(identity) && plain(logic) && plain(trust) && !Object.hasOwn(trust, 'telemetry')) {
-    const trustJson = JSON.stringify(trust);
+    // The served trust block (with trust.verification), as listingItem makes it.
+    const trustJson = JSON.stringify(publicBlocks(c).trust);
     const trustOpen = trustJson === '{}' ? '{' : `${trustJson.slice(0, -1)},`;
     made = {
       baseUrl,

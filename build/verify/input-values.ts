@@ -1,8 +1,9 @@
 // Values for the placeholders of an execute command: what the caller gives, else the property's `default`
 // or first `examples` entry, else a value guessed from the property's role or name (a sample file for a
 // file-like input, the sandbox's fixture page for a URL). Guesses are listed so the evidence says so.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ToolContract } from '../model/contract.ts';
+import type { InputRole, ToolContract } from '../model/contract.ts';
 import { FIXTURE_PORT } from './sandbox.ts';
 
 export const SAMPLES_DIR = path.join(import.meta.dirname, 'samples');
@@ -13,6 +14,10 @@ const SAMPLE_FOR_EXT: Record<string, string> = {
   html: 'sample.html', htm: 'sample.html', xml: 'sample.xml', yaml: 'sample.yaml', yml: 'sample.yaml',
   png: 'sample.png', jpg: 'sample.png', jpeg: 'sample.png', gif: 'sample.png', webp: 'sample.png',
   pdf: 'sample.pdf', wav: 'sample.wav', mp3: 'sample.wav', audio: 'sample.wav',
+  db: 'sample.sqlite', sqlite: 'sample.sqlite', sqlite3: 'sample.sqlite',
+  docx: 'sample.docx', xlsx: 'sample.xlsx', zip: 'sample.zip',
+  js: 'sample.js', mjs: 'sample.js', cjs: 'sample.js', jsx: 'sample.js', ts: 'sample.ts', tsx: 'sample.ts',
+  py: 'sample.py', css: 'sample.css',
 };
 
 /** Extension a placeholder's name or description suggests. */
@@ -27,9 +32,12 @@ const NAME_HINTS: [RegExp, string][] = [
   [/html|page/, 'html'],
   [/xml|svg/, 'xml'],
   [/yaml|yml/, 'yaml'],
+  [/sqlite|database|\bdb\b/, 'db'],
+  [/docx|word document/, 'docx'],
+  [/xlsx|excel|workbook/, 'xlsx'],
+  [/\bzip\b|archive/, 'zip'],
 ];
 
-export type InputRole = 'text' | 'input_file' | 'output_file' | 'output_dir' | 'url' | 'json' | 'number' | 'option';
 
 interface PropertyInfo {
   type?: string;
@@ -73,11 +81,17 @@ export interface FilledInput {
   sample?: string;
   /** An output the command writes (file or folder), relative to the work folder. */
   output?: 'file' | 'dir';
+  /** A URL on the sandbox's own fixture server (the tool's network use can be checked offline). */
+  fixture?: true;
   /** How the value was chosen: given, default, example, guessed. */
   source: 'given' | 'default' | 'example' | 'guessed';
 }
 
-function sampleFile(ext: string | undefined): string {
+/** The sample for an extension; a JSON input described as a schema gets a JSON Schema that fits sample.json. */
+function sampleFile(ext: string | undefined, name: string, info: PropertyInfo, value: string): string {
+  // Test runners look for test files by name: give `x.test.js` a test.
+  if (/\.(test|spec)\.[cm]?[jt]sx?$/.test(value)) return 'sample.test.js';
+  if (ext === 'json' && /schema/i.test(`${name} ${info.description ?? ''}`)) return 'sample.schema.json';
   return SAMPLE_FOR_EXT[ext ?? 'txt'] ?? 'sample.txt';
 }
 
@@ -92,7 +106,10 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
       const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `input-${name}.${ext}`;
-      return { value, sample: sampleFile(ext), source };
+      // A sample shipped under the example's own name (sum.test.js, schema.prisma) fits best.
+      const named = path.basename(value);
+      const sample = existsSync(path.join(SAMPLES_DIR, named)) ? named : sampleFile(ext, name, info, value);
+      return { value, sample, source };
     }
     case 'output_file': {
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
@@ -103,7 +120,7 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       return { value: text && !text.includes('..') && !path.isAbsolute(text) ? text : `out-${name}`, output: 'dir', source };
     case 'url':
       // The execute step has no network: URLs point at the sandbox's own fixture server unless given.
-      return given !== undefined ? { value: given, source } : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed' };
+      return given !== undefined ? { value: given, source } : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
     case 'number':
       return { value: text ?? '2', source };
     case 'json':

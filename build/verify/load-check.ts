@@ -27,8 +27,10 @@ export function jsLoadTargets(code: string): LoadTarget[] {
     addTarget(targets, spec);
   }
   // import { a, b as c } from 'x'  /  const { a, b: c } = require('x')
-  const named = /(?:import\s*\{([^}]*)\}\s*from|(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(?:await\s+import|require))\s*\(?\s*(['"])([^'"]+)\3/g;
+  const named = /(?:import\s*\{([^}]*)\}\s*from|(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(?:await\s+import|require))\s*\(?\s*(['"])([^'"]+)\3(\s*\)\s*\.)?/g;
   for (const m of code.matchAll(named)) {
+    // `const { A } = require('x').v2` takes A from a member of the module: only the module is checked.
+    if (m[5]) continue;
     const list = (m[1] ?? m[2] ?? '').split(',').map((s) => (s.trim().split(/\s+as\s+|\s*:\s*/)[0] ?? '').trim());
     if (!(m[4] as string).startsWith('node:')) addTarget(targets, m[4] as string, list);
   }
@@ -48,9 +50,12 @@ export function pyLoadTargets(code: string): LoadTarget[] {
   for (const m of code.matchAll(/(?:^|[;\n])\s*from\s+([\w.]+)\s+import\s+([\w\s,]+)/g)) {
     addTarget(targets, m[1] as string, (m[2] as string).split(',').map((s) => (s.trim().split(/\s+as\s+/)[0] ?? '').trim()));
   }
-  for (const m of code.matchAll(/(?:^|[;\n])\s*import\s+([\w.]+)(?:\s+as\s+(\w+))?/g)) {
-    const module = m[1] as string;
-    const binding = m[2] ?? module;
+  const imports = /(?:^|[;\n])\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)/g;
+  const bindings = [...code.matchAll(imports)].flatMap((m) => (m[1] as string).split(',').map((part) => {
+    const [module, alias] = part.trim().split(/\s+as\s+/) as [string, string | undefined];
+    return { module, binding: alias ?? module };
+  }));
+  for (const { module, binding } of bindings) {
     const calls = [...code.matchAll(new RegExp(`(?<![\\w.])${binding.replace(/\./g, '\\.')}\\.(\\w+)\\s*\\(`, 'g'))].map((c) => c[1] as string);
     addTarget(targets, module, calls);
   }

@@ -3,6 +3,7 @@
 // proxy's allow-list; local ones (file:// indexes, wheel folders) are mounted read-only into the sandbox.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 
 export interface Registries {
   npm: string;
@@ -46,19 +47,18 @@ function hostPort(url: URL): string {
 export function registryAccess(r: Registries): { hosts: string[]; paths: string[] } {
   const hosts = new Set<string>();
   const paths = new Set<string>();
+  // A local "simple" index links its files relative to itself (../../files/…): mount the folder above it.
+  const local = (p: string) => paths.add(path.basename(p.replace(/\/+$/, '')) === 'simple' ? path.dirname(p.replace(/\/+$/, '')) : p);
   for (const entry of [r.npm, r.pipIndex, ...r.pipExtraIndexes, ...r.pipFindLinks]) {
-    if (entry.startsWith('/')) { paths.add(entry); continue; }
+    if (entry.startsWith('/')) { local(entry); continue; }
     let url: URL;
     try {
       url = new URL(entry);
     } catch {
       continue;
     }
-    if (url.protocol === 'file:') {
-      // A local simple index links its files relative to itself (../../files/x.whl): mount the folder above it.
-      const dir = decodeURIComponent(url.pathname).replace(/\/+$/, '');
-      paths.add(dir.endsWith('/simple') ? dir.slice(0, -'/simple'.length) || '/' : dir);
-    } else if (url.protocol === 'http:' || url.protocol === 'https:') {
+    if (url.protocol === 'file:') local(decodeURIComponent(url.pathname));
+    else if (url.protocol === 'http:' || url.protocol === 'https:') {
       hosts.add(hostPort(url));
       // pypi.org's index links its files on another host.
       if (url.hostname === 'pypi.org') hosts.add(PYPI_FILES);

@@ -12,6 +12,8 @@ export interface AllowListProxy {
   socketPath: string;
   /** `host:port` of every refused attempt, for the verifier's reason text and tests. */
   refused: string[];
+  /** Allowed registries the host itself could not reach (then a failed install is this machine's limit). */
+  unreachable: string[];
   close(): Promise<void>;
 }
 
@@ -20,6 +22,7 @@ const normalise = (hostPort: string) => hostPort.toLowerCase().replace(/^\[|\](?
 export async function startAllowListProxy(allowed: readonly string[]): Promise<AllowListProxy> {
   const allow = new Set(allowed.map(normalise));
   const refused: string[] = [];
+  const unreachable: string[] = [];
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'verify-proxy-'));
   await fsp.chmod(dir, 0o755);
   const socketPath = path.join(dir, 'proxy.sock');
@@ -50,7 +53,11 @@ export async function startAllowListProxy(allowed: readonly string[]): Promise<A
         up.pipe(res);
       },
     );
-    upstream.on('error', () => res.headersSent ? res.destroy() : res.writeHead(502).end('registry unreachable\n'));
+    upstream.on('error', () => {
+      unreachable.push(key);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(502).end('registry unreachable\n');
+    });
     req.pipe(upstream);
   });
 
@@ -62,13 +69,21 @@ export async function startAllowListProxy(allowed: readonly string[]): Promise<A
       client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
+    let connected = false;
     const upstream = net.connect(Number(key.slice(sep + 1)), key.slice(0, sep), () => {
+      connected = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client).pipe(upstream);
     });
     const close = () => { upstream.destroy(); client.destroy(); };
-    upstream.on('error', close);
+    upstream.on('error', () => {
+      if (!connected) {
+        unreachable.push(key);
+        client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      }
+      close();
+    });
     client.on('error', close);
   });
   server.on('connection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
@@ -80,6 +95,7 @@ export async function startAllowListProxy(allowed: readonly string[]): Promise<A
   return {
     socketPath,
     refused,
+    unreachable,
     close() {
       closing ??= (async () => {
         for (const s of sockets) s.destroy();

@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type CommandProblem, fillArgv, findCodeArgument, parseCommand } from '../model/command.ts';
-import type { ToolContract } from '../model/contract.ts';
+import type { Requires, ToolContract } from '../model/contract.ts';
 import { type FilledInput, fillInputs, SAMPLES_DIR } from './input-values.ts';
 import { jsLoadTargets, type LoadTarget, pyLoadTargets, writeLoadCheck } from './load-check.ts';
 import { type Registries, registriesFromEnv, registryAccess, trustSettings } from './registries.ts';
@@ -17,11 +17,7 @@ import { RELAY_PORT, runSandboxed, SANDBOX_WORK, type SandboxLimits, type Sandbo
 export type Runtime = 'node' | 'python';
 
 /** What a contract says it needs beyond this machine (action.requires). */
-export interface Requirements {
-  network?: boolean;
-  env?: string[];
-  runtime?: { node?: string; python?: string };
-}
+export type Requirements = Requires;
 
 export interface RunOptions {
   /** Placeholder values; they win over the contract's defaults and examples. */
@@ -46,20 +42,28 @@ export interface RunResult {
   setup?: StepResult;
   install?: StepResult;
   execute?: StepResult;
-  /** Offline check that the package loads and has the functions its command calls (tools that need the internet). */
+  /** Offline check that the package loads and has the functions its command calls (tools that need the internet or credentials). */
   loadCheck?: StepResult;
   /** Output files per placeholder; output folders per placeholder as the relative paths of the files in them. */
   outputs: { stdout: string; files: Record<string, Buffer>; dirs?: Record<string, string[]> };
+  /** Registries on the allow-list that this machine could not reach during the install. */
+  unreachableRegistries?: string[];
 }
 
 const NEVER_RUN = new Set(['sudo', 'homebrew', 'pipe_to_shell', 'remote_script']);
 const NOT_A_TASK = new Set(['import_only', 'placeholder_in_code', 'shell_syntax', 'empty']);
 const OUTPUT_FILE_CAP = 1024 * 1024;
 
-interface ActionExtras {
-  requires?: Requirements;
-  install_argv?: string[] | null;
-  execute_argv?: string[] | null;
+/** `>=22.1` against `22.23.3`: whether the version meets the minimum. */
+export function meetsMinimum(version: string, minimum: string): boolean {
+  const want = minimum.replace(/^>=/, '').split('.').map(Number);
+  const have = version.split('.').map(Number);
+  for (let i = 0; i < want.length; i++) {
+    const h = have[i] ?? 0;
+    const w = want[i] ?? 0;
+    if (h !== w) return h > w;
+  }
+  return true;
 }
 
 const describe = (problems: CommandProblem[]) => problems.map((p) => p.message).join('; ');
@@ -83,9 +87,14 @@ function installRuntime(argv: string[]): Runtime | { reason: string } {
 
 /** Node's and Python's versions as the sandbox provides them, for the evidence (`node 22.23`). */
 export function runtimeLabel(runtime: Runtime): string {
-  if (runtime === 'node') return `node ${process.versions.node.split('.').slice(0, 2).join('.')}`;
-  pythonVersion ??= spawnSync('/usr/bin/python3', ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim() || '3';
-  return `python ${pythonVersion}`;
+  const version = runtime === 'node' ? process.versions.node : pythonFullVersion();
+  return `${runtime} ${version.split('.').slice(0, 2).join('.')}`;
+}
+
+/** The sandbox's Python (Debian's /usr/bin/python3), e.g. `3.11.2`. */
+function pythonFullVersion(): string {
+  pythonVersion ??= spawnSync('/usr/bin/python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).stdout.trim() || '3';
+  return pythonVersion;
 }
 let pythonVersion: string | undefined;
 
@@ -119,7 +128,8 @@ function stepEnv(runtime: Runtime, registries: Registries, online: boolean): Rec
     PIP_CACHE_DIR: `${SANDBOX_WORK}/.cache/pip`,
     PIP_DISABLE_PIP_VERSION_CHECK: '1',
     PIP_NO_INPUT: '1',
-    PIP_DEFAULT_TIMEOUT: '60',
+    PIP_DEFAULT_TIMEOUT: '30',
+    PIP_RETRIES: '1',
     ...(online ? { PIP_PROXY: proxy } : { PIP_NO_INDEX: '1' }),
   };
 }
@@ -179,7 +189,7 @@ function loadTargets(runtime: Runtime, executeArgv: string[], contract: ToolCont
 }
 
 export async function runContract(contract: ToolContract, options: RunOptions = {}): Promise<RunResult> {
-  const action = contract.action as ToolContract['action'] & ActionExtras;
+  const action = contract.action;
   const requires: Requirements = action.requires ?? {};
   const base: RunResult = { requires, inputs: {}, outputs: { stdout: '', files: {} } };
   const notRun = (status: 'unverifiable' | 'failed', reason: string): RunResult => ({ ...base, notRun: { status, reason } });
@@ -192,15 +202,20 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
     const blocked = parsed.problems.filter((p) => NEVER_RUN.has(p.kind));
     if (blocked.length) return notRun('unverifiable', `${label} ${describe(blocked)}; never run here`);
   }
-  const installArgv = action.install_argv ?? install.argv;
+  const installArgv = install.argv;
   const runtime = installRuntime(installArgv);
   if (typeof runtime !== 'string') return notRun('unverifiable', runtime.reason);
+  const minimum = requires.runtime?.[runtime];
+  const have = runtime === 'node' ? process.versions.node : pythonFullVersion();
+  if (minimum && !meetsMinimum(have, minimum)) {
+    return notRun('unverifiable', `needs ${runtime} ${minimum}; this verifier has ${runtime} ${have}`);
+  }
   const installBad = install.problems.filter((p) => NOT_A_TASK.has(p.kind) && p.kind !== 'placeholder_in_code');
   if (installBad.length) return notRun('failed', `install_cmd ${describe(installBad)}`);
   const executeBad = execute.problems.filter((p) => NOT_A_TASK.has(p.kind));
   if (executeBad.length) return notRun('failed', `execute_cmd ${describe(executeBad)}`);
 
-  const executeTemplate = action.execute_argv ?? execute.argv;
+  const executeTemplate = execute.argv;
   const inputs = fillInputs(contract, execute.placeholders, options.values);
   const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.value]));
   const executeArgv = fillArgv(executeTemplate, values);
@@ -228,13 +243,17 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
       : await step(['/usr/bin/python3', '-m', 'venv', `${SANDBOX_WORK}/.venv`], false);
     if (result.setup.code !== 0) return result;
     result.install = await step(installArgv, true);
+    if (proxy.unreachable.length) result.unreachableRegistries = [...new Set(proxy.unreachable)];
     if (result.install.code !== 0) return result;
     // The proxy is closed before anything the package installed runs again.
     await proxy.close();
     result.execute = await step(executeArgv, false, { fixture: true });
     result.outputs = await collectOutputs(workDir, inputs, result.execute.stdout);
-    const needsOutside = requires.network === true || (requires.env?.length ?? 0) > 0;
-    if (result.execute.code !== 0 && needsOutside) {
+    // A tool that needs the internet (other than the URL it was given, served by the fixture) or credentials
+    // cannot show its task offline, even when it exits 0: it is checked to load instead (level `loads`).
+    const fetchesFixture = Object.values(inputs).some((i) => i.fixture);
+    const needsOutside = (requires.network === true && !fetchesFixture) || (requires.env?.length ?? 0) > 0;
+    if (needsOutside) {
       const argv = await writeLoadCheck(workDir, runtime, loadTargets(runtime, executeArgv, contract));
       result.loadCheck = await step(argv, false);
     }

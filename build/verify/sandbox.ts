@@ -2,10 +2,14 @@
 // private /tmp and HOME, fresh PID/network/IPC/UTS namespaces, rlimits (CPU, memory, processes, file size),
 // and limits the host enforces (output size, wall clock, disk use of the work folder). Under root the sandbox
 // also runs as a throwaway host uid, so process counts and file permissions are its own.
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { existsSync, promises as fsp, lstatSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
 
 export interface SandboxLimits {
   cpuSeconds: number;
@@ -78,7 +82,6 @@ export function sandboxUnavailable(): string | null {
   return null;
 }
 
-const exists = (p: string) => existsSync(p);
 
 // /etc entries a package manager needs: certificates, name service files, alternatives for /usr/bin links.
 const ETC = ['ssl', 'ca-certificates', 'alternatives', 'passwd', 'group', 'nsswitch.conf', 'hosts', 'localtime', 'mime.types'];
@@ -89,21 +92,24 @@ function baseArgs(uid: number | null): string[] {
   args.push('--hostname', 'sandbox', '--die-with-parent', '--new-session', '--ro-bind', '/usr', '/usr');
   for (const top of ['bin', 'sbin', 'lib', 'lib32', 'lib64']) {
     const p = `/${top}`;
-    if (!exists(p)) continue;
+    if (!existsSync(p)) continue;
     // Merged-/usr systems have these as symlinks into /usr; others need them mounted.
     if (lstatSync(p).isSymbolicLink()) args.push('--symlink', readlinkSync(p), p);
     else args.push('--ro-bind', p, p);
   }
-  for (const name of ETC) if (exists(`/etc/${name}`)) args.push('--ro-bind', `/etc/${name}`, `/etc/${name}`);
+  for (const name of ETC) if (existsSync(`/etc/${name}`)) args.push('--ro-bind', `/etc/${name}`, `/etc/${name}`);
   args.push('--proc', '/proc', '--dev', '/dev');
   return args;
 }
 
 /** The npm CLI the host runs, mounted read-only when it lives outside /usr. */
 function npmCli(): string | null {
-  const probe = spawnSync(process.execPath, ['-e', "console.log(require.resolve('npm/bin/npm-cli.js', { paths: [require('path').join(require('path').dirname(process.execPath), '../lib/node_modules'), '/usr/lib/node_modules', '/usr/local/lib/node_modules'] }))"], { encoding: 'utf8' });
-  const out = probe.stdout.trim();
-  return probe.status === 0 && out ? out : null;
+  const paths = [path.join(path.dirname(process.execPath), '../lib/node_modules'), '/usr/lib/node_modules', '/usr/local/lib/node_modules'];
+  try {
+    return createRequire(import.meta.url).resolve('npm/bin/npm-cli.js', { paths });
+  } catch {
+    return null;
+  }
 }
 let npmCliCache: string | null | undefined;
 
@@ -129,8 +135,10 @@ async function writeToolDir(dir: string): Promise<string[]> {
 const sandboxUid = () => 200_000 + Math.floor(Math.random() * 100_000);
 
 async function chownTree(dir: string, uid: number): Promise<void> {
-  const r = spawnSync('chown', ['-R', `${uid}:${uid}`, dir]);
-  if (r.status !== 0) throw new Error(`cannot hand ${dir} to the sandbox user`);
+  // Asynchronous: the allow-list proxy of a concurrent install lives in this process.
+  await execFileAsync('chown', ['-R', `${uid}:${uid}`, dir]).catch((error: Error) => {
+    throw new Error(`cannot hand ${dir} to the sandbox user: ${error.message}`);
+  });
 }
 
 /** Bytes under a folder, stopping once past `cap` (symlinks not followed). */
@@ -171,7 +179,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxResu
     args.push('--size', String(limits.tmpBytes), '--tmpfs', '/tmp');
     args.push('--size', String(limits.tmpBytes), '--perms', '0700', '--tmpfs', SANDBOX_HOME);
     args.push('--bind', request.workDir, SANDBOX_WORK, '--chdir', SANDBOX_WORK);
-    for (const p of request.readOnlyPaths ?? []) if (exists(p)) args.push('--ro-bind', p, p);
+    for (const p of request.readOnlyPaths ?? []) if (existsSync(p)) args.push('--ro-bind', p, p);
     const env: Record<string, string> = {
       PATH: `${TOOL_DIR}/bin:/usr/local/bin:/usr/bin:/bin`,
       HOME: SANDBOX_HOME,
@@ -209,7 +217,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxResu
 }
 
 function supervise(command: string, args: string[], workDir: string, limits: SandboxLimits, started: number): Promise<SandboxResult> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -241,12 +249,12 @@ function supervise(command: string, args: string[], workDir: string, limits: San
       if ((await folderSize(workDir, limits.diskBytes)) > limits.diskBytes) kill('disk');
       measuring = false;
     }, 1000);
-    const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(wall);
       clearInterval(disk);
-      const stderr = Buffer.concat(err).toString('utf8') + (spawnError ? `\n${spawnError.message}` : '');
+      const stderr = Buffer.concat(err).toString('utf8');
       // The launcher reports a signal that ended the command as 128 + its number.
       let sig: string | null = signal;
       let status = code;
@@ -267,7 +275,14 @@ function supervise(command: string, args: string[], workDir: string, limits: San
         ms: Math.round(performance.now() - started),
       });
     };
-    child.on('error', (error) => finish(null, null, error));
+    // The sandbox itself could not start (no bwrap or setpriv): the verifier's fault, not the tool's.
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(wall);
+      clearInterval(disk);
+      reject(new Error(`cannot start the sandbox (${command}): ${error.message}`));
+    });
     child.on('close', (code, signal) => finish(code, signal));
   });
 }

@@ -29,8 +29,9 @@ const LIMIT_WORDS: Record<string, string> = {
 
 /** The last meaningful line a failed step printed, for a reason a maintainer can act on. */
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
-  const error = lines.find((l) => /error|cannot|not found|no such|missing|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
+  const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
+  const error = lines.find((l) => /^(npm )?error\b|^\w*Error:/i.test(l))
+    ?? lines.find((l) => /error|cannot|not found|no such|missing|has no|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
   return (error ?? lines[lines.length - 1] ?? '').slice(0, 300);
 }
 
@@ -53,24 +54,37 @@ export function judge(run: RunResult, now = new Date()): Verification {
   if (run.notRun) return { status: run.notRun.status, reason: run.notRun.reason, ...evidence };
   const failed = (reason: string): Verification => ({ status: 'failed', reason, ...evidence });
   if (run.setup && !ok(run.setup)) return failed(stepFailure('setting up the project', run.setup));
-  if (!run.install || !ok(run.install)) return failed(run.install ? stepFailure('install', run.install) : 'install did not run');
-  const execute = run.execute as StepResult;
-  const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
-  if (ok(execute)) {
-    if (printed) return { status: 'passed', level: 'runs', reason: 'installed and did its task offline', ...evidence };
-    return failed('execute exited 0 but printed nothing and wrote no output file');
-  }
-  if (run.loadCheck) {
-    const needs = [run.requires.network ? 'the internet' : '', ...(run.requires.env ?? [])].filter(Boolean).join(', ');
-    if (ok(run.loadCheck)) {
+  if (!run.install || !ok(run.install)) {
+    if (!run.install) return failed('install did not run');
+    // The package may well exist, in a registry this machine cannot reach (only a local mirror subset).
+    const notFound = /from versions: none|No matching distribution|E404|404 Not Found/i.test(run.install.stderr + run.install.stdout);
+    if (notFound && run.unreachableRegistries?.length) {
       return {
-        status: 'passed',
-        level: 'loads',
-        reason: `needs ${needs}: installed, loaded, and the functions its command calls exist (${lastLine(run.loadCheck.stdout)})`,
+        status: 'unverifiable',
+        reason: `the package is not in the registries reachable here (${run.unreachableRegistries.join(', ')} unreachable from this machine): ${lastLine(run.install.stderr)}`,
         ...evidence,
       };
     }
-    return failed(`needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`);
+    return failed(stepFailure('install', run.install));
+  }
+  const execute = run.execute as StepResult;
+  const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
+  if (run.loadCheck) {
+    const needs = [run.requires.network ? 'the internet' : '', ...(run.requires.env ?? [])].filter(Boolean).join(', ');
+    if (!ok(run.loadCheck)) {
+      return failed(`needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`);
+    }
+    const offline = ok(execute) ? 'its command exited 0 offline' : `offline its command ${stepFailure('', execute).trim()}`;
+    return {
+      status: 'passed',
+      level: 'loads',
+      reason: `needs ${needs}; ${offline}; installed, loaded, and the functions it calls exist (${lastLine(run.loadCheck.stdout)})`,
+      ...evidence,
+    };
+  }
+  if (ok(execute)) {
+    if (printed) return { status: 'passed', level: 'runs', reason: 'installed and did its task offline', ...evidence };
+    return failed('execute exited 0 but printed nothing and wrote no output file');
   }
   return failed(stepFailure('execute', execute));
 }

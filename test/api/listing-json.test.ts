@@ -38,6 +38,13 @@ describe('listingItemJson', () => {
       logic: fc.record({ input_schema: fc.jsonValue(), output_schema: fc.jsonValue() }),
       trust,
       action: fc.record({ install_cmd: fc.option(text, { nil: null }) }),
+      record: fc.option(fc.record({
+        verification: fc.record({
+          status: fc.constantFrom('passed', 'failed', 'unverifiable'), level: fc.option(fc.constantFrom('runs', 'loads'), { nil: undefined }),
+          reason: text, checked_at: fc.constant('2026-11-25T00:00:00.000Z'), runtime: fc.option(text, { nil: null }),
+          install_ms: fc.constant(null), execute_ms: fc.constant(null),
+        }),
+      }), { nil: undefined }),
     });
     const tele = fc.record({ requests: fc.nat(), success_rate: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }), votes: fc.record({ yes: fc.nat(), no: fc.nat(), partial: fc.nat() }) });
     fc.assert(fc.property(contract, tele, (c, t) => {

@@ -166,6 +166,7 @@ describe('tool endpoints', () => {
       expect(text).toContain('## Output\ntype: string');
       expect(text).toContain(`POST ${BASE_URL}/api/v1/tools/github-openai-whisper-v1`);
       expect(text).toContain(`## Canonical\n${BASE_URL}/api/v1/tools/github-openai-whisper-v1`);
+      expect(text).toContain('Verification (sandboxed install and run): not verified yet');
     });
 
     it('serves Apache-2.0 tools and lists required input properties', async () => {

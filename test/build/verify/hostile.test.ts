@@ -98,7 +98,7 @@ async function expectHostUntouched(output: string) {
   expect(await fsp.readFile(path.join(dataDir, 'secret.txt'), 'utf8')).toBe(secret);
 }
 
-describe('a hostile package', () => {
+describe('a hostile package', { timeout: 300_000 }, () => {
   const registries = (): Registries => ({ npm: registry.url, pipIndex: 'http://127.0.0.1:9/simple', pipExtraIndexes: [], pipFindLinks: [] });
 
   it('during install: every attempt is refused or contained, and the install is recorded as failed', async () => {

@@ -25,6 +25,7 @@ beforeAll(async () => {
   npm = await startFakeNpmRegistry([
     { name: 'shout', files: { 'cli.js': UPPER }, bin: { shout: 'cli.js' } },
     { name: 'fails', files: { 'cli.js': '#!/usr/bin/env node\nconsole.error("Error: cannot parse input"); process.exit(3);\n' }, bin: { fails: 'cli.js' } },
+    { name: 'fetchy', files: { 'cli.js': '#!/usr/bin/env node\nfetch(process.argv[2]).then((r) => r.text()).then((t) => console.log(t));\n' }, bin: { fetchy: 'cli.js' } },
     { name: 'quiet', files: { 'cli.js': '#!/usr/bin/env node\n' }, bin: { quiet: 'cli.js' } },
     {
       name: 'cloudy',
@@ -52,7 +53,7 @@ const verify = async (c: ToolContract, values?: Record<string, string>) => {
   return { run, verdict: judge(run) };
 };
 
-describe('runContract', () => {
+describe('runContract', { timeout: 300_000 }, () => {
   it('passes an npm tool that does its task on a sample file (level runs), output in the result', async () => {
     const { run, verdict } = await verify(
       contract('npm-shout-v1', 'npm', { install_cmd: 'npm install shout', execute_cmd: 'npx shout {file}' }, { file: { type: 'string', examples: ['notes.txt'] } }),
@@ -71,6 +72,15 @@ describe('runContract', () => {
     );
     // A given file name gets the sample bytes unless files are given too.
     expect(run.execute?.argv).toEqual(['npx', 'shout', 'mine.txt']);
+  });
+
+  it('runs a URL-fetching tool against the fixture server inside the sandbox (the internet stays out of reach)', async () => {
+    const { run, verdict } = await verify(
+      contract('npm-fetchy-v1', 'npm', { install_cmd: 'npm install fetchy', execute_cmd: 'npx fetchy {url}', requires: { network: true } }, { url: { type: 'string', role: 'url', examples: ['https://example.com/page'] } }),
+    );
+    expect(run.inputs.url?.value).toMatch(/^http:\/\/127\.0\.0\.1:8080\//);
+    expect(verdict).toMatchObject({ status: 'passed', level: 'runs' });
+    expect(run.outputs.stdout).toContain('<title>Sample page</title>');
   });
 
   it('fails a tool whose command exits non-zero, with its error line', async () => {
@@ -124,9 +134,27 @@ describe('runContract', () => {
     const bad = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: missing, requires: { network: true } }));
     expect(bad.verdict).toMatchObject({ status: 'failed', reason: expect.stringMatching(/cloudy has no Missing/) });
 
+    // Exiting 0 offline does not show a task that needs credentials: still `loads`.
+    const printsOffline = `node -e "const { Client } = require('cloudy'); console.log(new Client().constructor.name)"`;
+    const quiet = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: printsOffline, requires: { env: ['CLOUDY_KEY'] } }));
+    expect(quiet.run.execute?.stdout.trim()).toBe('Client');
+    expect(quiet.verdict).toMatchObject({ status: 'passed', level: 'loads', reason: expect.stringMatching(/^needs CLOUDY_KEY; its command exited 0 offline/) });
+
     // Without `requires`, the same offline failure is a plain failure.
     const undeclared = await verify(contract('npm-cloudy-v1', 'npm', { install_cmd: 'npm install cloudy', execute_cmd: calls }));
     expect(undeclared.verdict.status).toBe('failed');
+  });
+
+  it('calls a package missing from every reachable index unverifiable when a configured index is unreachable here', async () => {
+    const c = contract('pypi-elsewhere-v1', 'pypi', { install_cmd: 'pip install elsewhere', execute_cmd: 'elsewhere {file}' });
+    // Port 9 on loopback: nothing listens, as with an index this machine has no route to.
+    const withDeadIndex = { ...registries, pipExtraIndexes: ['http://127.0.0.1:9/simple'] };
+    const run = await runContract(c, { registries: withDeadIndex, limits });
+    expect(run.unreachableRegistries).toEqual(['127.0.0.1:9']);
+    expect(judge(run)).toMatchObject({ status: 'unverifiable', reason: expect.stringMatching(/not in the registries reachable here/) });
+    // With only reachable indexes, a missing package is the contract's failure.
+    const plain = await verify(c);
+    expect(plain.verdict).toMatchObject({ status: 'failed', reason: expect.stringMatching(/^install exited with code 1: ERROR: .*elsewhere/) });
   });
 
   it('installs a PyPI tool into a fresh virtual environment from the index in its registries', async () => {
