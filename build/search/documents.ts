@@ -8,7 +8,7 @@
 //   averageLengths(analyzed[])          -> per-field average lengths (BM25 length normalisation)
 //   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
 import type { ToolContract } from '../model/contract.ts';
-import { FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
+import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
 
 export type SearchKind = 'tool' | 'api';
@@ -19,8 +19,10 @@ export interface SearchDocument {
   kind: SearchKind;
   /** Registry for tools (npm, pypi, github, catalog), category-free "api" or similar for APIs. */
   platform: string;
-  /** Popularity/reliability prior in [0,1]: trust.reliability_score for tools. */
+  /** Reliability in [0,1] (trust.reliability_score for tools): a ranking factor and the empty-query order. */
   prior: number;
+  /** Download percentile within its platform in [0,1] (trust.popularity), null or absent when unknown. */
+  popularity?: number | null;
   fields: {
     name: string;
     /** Other names the entry answers to (API intent ids, former names). Indexed like the name. */
@@ -46,6 +48,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
     kind: 'tool',
     platform: id.platform,
     prior: c.trust.reliability_score,
+    popularity: c.trust.popularity ?? null,
     fields: { name: id.name, task: id.task ?? '', tags: id.tags ?? [], commands, types },
     display: { name: id.name, task: clip(id.task ?? '', 160), platform: id.platform, reliability: c.trust.reliability_score },
   };
@@ -98,6 +101,7 @@ const COMMAND_WORDS = new Set([
 export interface AnalyzedDocument {
   id: string;
   prior: number;
+  popularity: number | null;
   platform: string;
   /** Distinct terms, in first-seen order. */
   terms: string[];
@@ -147,7 +151,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       if (((v >>> shift) & FIELD_MAX) < FIELD_MAX) packed[k] = v + (1 << shift);
     }
   });
-  return { id: doc.id, prior: doc.prior, platform: doc.platform, terms, packed, lens };
+  return { id: doc.id, prior: doc.prior, popularity: doc.popularity ?? null, platform: doc.platform, terms, packed, lens };
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
@@ -162,10 +166,11 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
   return sum.map((s) => (n ? s / n : 0));
 }
 
-/** The document's postings: each distinct term with its integer BM25F-and-prior weight. */
+/** The document's postings: each distinct term with its integer BM25F-times-document-factor weight. */
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;
+  const docFactor = documentFactor(a.prior, a.popularity);
   for (let k = 0; k < a.terms.length; k++) {
     const p = a.packed[k]!;
     let tfw = 0;
@@ -173,7 +178,7 @@ export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [s
       const tf = fieldCount(p, i);
       if (tf > 0) tfw += fieldTf(FIELD_NAMES[i]!, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
     }
-    out.push([a.terms[k]!, postingWeight(tfw, a.prior)]);
+    out.push([a.terms[k]!, postingWeight(tfw, docFactor)]);
   }
   return out;
 }

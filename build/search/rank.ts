@@ -4,13 +4,18 @@
 //
 // score(d) = text(d) * coverageFactor(d) * platformFactor(d), where
 //   text(d)   = sum over query-plan terms t (in plan order) of  qw_t * idf(df_t, N) * w(d, t)
-//   w(d, t)   = round(SCALE * sat(BM25F tf of t in d) * prior(d)^PRIOR_EXPONENT), an integer
+//   w(d, t)   = round(SCALE * sat(BM25F tf of t in d) * documentFactor(d)), an integer
 //               precomputed at index time (that is what the static shards store)
+//   documentFactor(d) = reliabilityFactor(reliability_score) * popularityFactor(popularity):
+//               two separate factors. Reliability (a trust score in coarse bands) enters as
+//               reliability^RELIABILITY_EXPONENT; popularity (download percentile within the
+//               platform, or unknown) as exp(POPULARITY_WEIGHT * (h - 1)), h = log-scale
+//               closeness to the top (see popularityLevel). Unknown popularity counts as the median.
 //   coverage  = IDF-weighted share of the query's concepts (typed words, each with its
 //               expansions) that d matches; a concept matched only by an expansion counts 0.7
-// Baking the popularity prior into w keeps the static shards free of a per-document prior table
-// and makes the combination multiplicative: a strong match with a good score beats a weak match
-// with a high score, because the prior can move a score by at most (0.52/0.97)^e.
+// Baking the document factor into w keeps the static shards free of a per-document table and
+// makes the combination multiplicative: a strong match beats a weak match by a popular or
+// reliable package, because the factors move a score by at most their documented ranges.
 
 export type FieldName = 'name' | 'key' | 'task' | 'tags' | 'commands' | 'types';
 
@@ -19,7 +24,9 @@ export const RANK: {
   k1: number;
   fields: Record<FieldName, { weight: number; b: number }>;
   scale: number;
-  priorExponent: number;
+  reliabilityExponent: number;
+  popularityWeight: number;
+  popularityUnknown: number;
   coverageFloor: number;
   coverageExponent: number;
   otherPlatform: number;
@@ -40,7 +47,12 @@ export const RANK: {
     types: { weight: 0.3, b: 0.5 },
   },
   scale: 1000,
-  priorExponent: 3.5,
+  /** reliabilityFactor = reliability^this: bands 0.72..0.97 move a score by at most 0.74^e. */
+  reliabilityExponent: 2,
+  /** popularityFactor = exp(weight * (level - 1)): the least popular document keeps exp(-weight). */
+  popularityWeight: 2.2,
+  /** Popularity assumed when a contract has none (a percentile): the median. */
+  popularityUnknown: 0.5,
   /** Floor and exponent of the concept-coverage factor (soft AND). */
   coverageFloor: 0.4,
   coverageExponent: 1.5,
@@ -68,19 +80,40 @@ export function idf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-export function priorFactor(prior: number): number {
-  const p = Number.isFinite(prior) ? Math.min(1, Math.max(0.05, prior)) : 0.5;
-  return p ** RANK.priorExponent;
+export function reliabilityFactor(reliability: number): number {
+  const r = Number.isFinite(reliability) ? Math.min(1, Math.max(0.05, reliability)) : 0.5;
+  return r ** RANK.reliabilityExponent;
+}
+
+// Top 0.1% of a platform counts as the most popular: percentiles are uniform, popularity is not.
+const POPULARITY_TOP = 1e-3;
+
+/**
+ * Popularity on a log scale of the share of packages downloaded more: 1 for the top 0.1%, 2/3 for
+ * the top 1%, 1/3 for the top 10%, 0.1 for the median, 0 for the least downloaded.
+ */
+export function popularityLevel(popularity: number | null | undefined): number {
+  const p = typeof popularity === 'number' && Number.isFinite(popularity) ? Math.min(1, Math.max(0, popularity)) : RANK.popularityUnknown;
+  return Math.min(1, Math.log10(1 / Math.max(1 - p, POPULARITY_TOP)) / -Math.log10(POPULARITY_TOP));
+}
+
+export function popularityFactor(popularity: number | null | undefined): number {
+  return Math.exp(RANK.popularityWeight * (popularityLevel(popularity) - 1));
+}
+
+/** The per-document part of every posting weight: reliability and popularity, separately. */
+export function documentFactor(reliability: number, popularity: number | null | undefined): number {
+  return reliabilityFactor(reliability) * popularityFactor(popularity);
 }
 
 /**
  * Integer posting weight from the BM25F pseudo term frequency (already field-weighted and
- * length-normalised) and the document prior. Integers survive JSON exactly, so the static
+ * length-normalised) and the document factor. Integers survive JSON exactly, so the static
  * shards and the API engine hold bit-identical weights.
  */
-export function postingWeight(tfw: number, prior: number): number {
+export function postingWeight(tfw: number, docFactor: number): number {
   const sat = tfw / (RANK.k1 + tfw);
-  return Math.max(1, Math.round(RANK.scale * sat * priorFactor(prior)));
+  return Math.max(1, Math.round(RANK.scale * sat * docFactor));
 }
 
 /** BM25F pseudo-tf of one term: sum over fields of weight * tf / (1 - b + b * len / avgLen). */
