@@ -13,6 +13,7 @@ import { evaluate, loadQuerySet, type Relevance } from '../search/eval.ts';
 import { dirFetcher } from '../search/fs-fetch.ts';
 import { learnExpansions } from '../search/expand.ts';
 import { createSearchIndex } from '../search/index.ts';
+import { readManifests, serviceTopics } from '../search/knowledge.ts';
 import { writeStaticSearch } from '../search/static-index.ts';
 import { wordnetSynonyms } from '../search/wordnet.ts';
 
@@ -47,10 +48,11 @@ export async function evalSearch(count: number, opts: { wordnet?: boolean; popul
     const synonyms = wordnetSynonyms({ keep: (s) => (df.get(s) ?? 0) >= 3 });
     expansionOpt = { expansions: learnExpansions(analyzed, { synonyms }) };
   }
-  const { engine, expansions, analyzed } = createSearchIndex(docs, expansionOpt);
+  const services = serviceTopics(readManifests(path.join(root, 'catalog/apis')));
+  const { engine, expansions, analyzed } = createSearchIndex(docs, { ...expansionOpt, services });
   const dir = mkdtempSync(path.join(tmpdir(), 'eval-search-'));
   try {
-    writeStaticSearch(docs, dir, { expansions, analyzed });
+    writeStaticSearch(docs, dir, { expansions, analyzed, services });
     const fetcher = dirFetcher(dir);
     const stat = await StaticSearch.open(fetcher.fetchJson);
     const names = new Map(docs.map((d) => [d.id, d.fields.name]));

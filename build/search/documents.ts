@@ -34,6 +34,8 @@ export interface SearchDocument {
     commands?: string[];
     /** Input/output schema types, API return types. */
     types?: string[];
+    /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
+    about?: string[];
   };
   /** What a result list shows; shipped in the static doc-store shards. */
   display: { name: string; task: string; platform: string; reliability: number };
@@ -109,11 +111,13 @@ export interface AnalyzedDocument {
   packed: number[];
   /** Field lengths in terms, FIELD_NAMES order. */
   lens: number[];
+  /** The about terms it was analysed with, joined (to tell when knowledge changed). */
+  about: string;
 }
 
 // Packed per-field counts keep analysis to two arrays per document: 100k documents otherwise
-// spend more time collecting garbage than tokenizing.
-const FIELD_BITS = 5;
+// spend more time collecting garbage than tokenizing. 7 fields x 4 bits fit a 32-bit integer.
+const FIELD_BITS = 4;
 const FIELD_MAX = (1 << FIELD_BITS) - 1;
 
 /** tf of field `i` (FIELD_NAMES index) from a packed value. */
@@ -130,6 +134,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
     types: (f.types ?? []).flatMap((t) => analyze(t)),
+    about: f.about ?? [],
   };
   const index = new Map<string, number>();
   const terms: string[] = [];
@@ -151,7 +156,8 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       if (((v >>> shift) & FIELD_MAX) < FIELD_MAX) packed[k] = v + (1 << shift);
     }
   });
-  return { id: doc.id, prior: doc.prior, popularity: doc.popularity ?? null, platform: doc.platform, terms, packed, lens };
+  const about = (f.about ?? []).join(' ');
+  return { id: doc.id, prior: doc.prior, popularity: doc.popularity ?? null, platform: doc.platform, terms, packed, lens, about };
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {

@@ -17,7 +17,7 @@
 // makes the combination multiplicative: a strong match beats a weak match by a popular or
 // reliable package, because the factors move a score by at most their documented ranges.
 
-export type FieldName = 'name' | 'key' | 'task' | 'tags' | 'commands' | 'types';
+export type FieldName = 'name' | 'key' | 'task' | 'tags' | 'commands' | 'types' | 'about';
 
 /** Tunables; changing any of them changes both engines identically (they are read at build and query time). */
 export const RANK: {
@@ -27,6 +27,7 @@ export const RANK: {
   reliabilityExponent: number;
   popularityWeight: number;
   popularityUnknown: number;
+  popularityTop: number;
   coverageFloor: number;
   coverageExponent: number;
   otherPlatform: number;
@@ -45,6 +46,8 @@ export const RANK: {
     tags: { weight: 1.5, b: 0.5 },
     commands: { weight: 0.3, b: 0.5 },
     types: { weight: 0.3, b: 0.5 },
+    /** What other entries say about this one (knowledge.ts): words repeated 1 + log2(count) times. */
+    about: { weight: 0.5, b: 0.3 },
   },
   scale: 1000,
   /** reliabilityFactor = reliability^this: bands 0.72..0.97 move a score by at most 0.74^e. */
@@ -53,6 +56,8 @@ export const RANK: {
   popularityWeight: 2.2,
   /** Popularity assumed when a contract has none (a percentile): the median. */
   popularityUnknown: 0.5,
+  /** Share of a platform that counts as "most popular" (popularityLevel 1). */
+  popularityTop: 0.01,
   /** Floor and exponent of the concept-coverage factor (soft AND). */
   coverageFloor: 0.4,
   coverageExponent: 1.5,
@@ -85,16 +90,15 @@ export function reliabilityFactor(reliability: number): number {
   return r ** RANK.reliabilityExponent;
 }
 
-// Top 0.1% of a platform counts as the most popular: percentiles are uniform, popularity is not.
-const POPULARITY_TOP = 1e-3;
-
 /**
- * Popularity on a log scale of the share of packages downloaded more: 1 for the top 0.1%, 2/3 for
- * the top 1%, 1/3 for the top 10%, 0.1 for the median, 0 for the least downloaded.
+ * Popularity on a log scale of the share of packages downloaded more, saturating at the top
+ * RANK.popularityTop share (with 0.01: 1 for the top 1%, 0.5 for the top 10%, 0.15 for the
+ * median, 0 for the least downloaded).
  */
 export function popularityLevel(popularity: number | null | undefined): number {
-  const p = typeof popularity === 'number' && Number.isFinite(popularity) ? Math.min(1, Math.max(0, popularity)) : RANK.popularityUnknown;
-  return Math.min(1, Math.log10(1 / Math.max(1 - p, POPULARITY_TOP)) / -Math.log10(POPULARITY_TOP));
+  const known = typeof popularity === 'number' && Number.isFinite(popularity);
+  const p = known ? Math.min(1, Math.max(0, popularity)) : RANK.popularityUnknown;
+  return Math.min(1, Math.log10(1 / Math.max(1 - p, RANK.popularityTop)) / -Math.log10(RANK.popularityTop));
 }
 
 export function popularityFactor(popularity: number | null | undefined): number {
