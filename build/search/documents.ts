@@ -23,6 +23,8 @@ export interface SearchDocument {
   prior: number;
   /** Download percentile within its platform in [0,1] (trust.popularity), null or absent when unknown. */
   popularity?: number | null;
+  /** How many other entries name this one (knowledge.ts); 0 or absent when none. */
+  mentions?: number;
   fields: {
     name: string;
     /** Other names the entry answers to (API intent ids, former names). Indexed like the name. */
@@ -104,6 +106,7 @@ export interface AnalyzedDocument {
   id: string;
   prior: number;
   popularity: number | null;
+  mentions: number;
   platform: string;
   /** Distinct terms, in first-seen order. */
   terms: string[];
@@ -157,7 +160,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     }
   });
   const about = (f.about ?? []).join(' ');
-  return { id: doc.id, prior: doc.prior, popularity: doc.popularity ?? null, platform: doc.platform, terms, packed, lens, about };
+  return { id: doc.id, prior: doc.prior, popularity: doc.popularity ?? null, mentions: doc.mentions ?? 0, platform: doc.platform, terms, packed, lens, about };
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
@@ -176,7 +179,7 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;
-  const docFactor = documentFactor(a.prior, a.popularity);
+  const docFactor = documentFactor(a.prior, a.popularity, a.mentions);
   for (let k = 0; k < a.terms.length; k++) {
     const p = a.packed[k]!;
     let tfw = 0;

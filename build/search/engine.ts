@@ -46,7 +46,7 @@ export class SearchEngine {
   private store = new PostingStore();
   private docs = new DocTable();
   private priorCache = new Map<string, Hit[]>();
-  private aboutById = new Map<string, string[]>();
+  private knowledgeById = new Map<string, { about: string[]; mentions: number }>();
   // Per-query scratch, sized to the document table's capacity.
   private acc = new Float64Array(0);
   private origMask = new Int32Array(0);
@@ -65,7 +65,7 @@ export class SearchEngine {
     const e = new SearchEngine(opts.expansions ?? new Map(), opts.avgLens ?? averageLengths(analyzed));
     const perDoc: [number, number][][] = [];
     unique.forEach((doc, i) => {
-      if (doc.fields.about?.length) e.aboutById.set(doc.id, doc.fields.about);
+      e.remember(doc);
       const tw = termWeights(analyzed[i]!, e.avgLens).map(([t, w]) => [e.store.termId(t), w] as [number, number]);
       perDoc.push(tw);
       e.docs.add(doc, Int32Array.from(tw, ([t]) => t));
@@ -87,9 +87,9 @@ export class SearchEngine {
     const old = this.docs.byId.get(incoming.id);
     // What other entries say about a document is computed over the whole set at build time; a
     // write to the document itself keeps it (the next build recomputes it).
-    const about = incoming.fields.about ?? this.aboutById.get(incoming.id);
-    const doc = about ? { ...incoming, fields: { ...incoming.fields, about } } : incoming;
-    if (about) this.aboutById.set(doc.id, about);
+    const known = incoming.fields.about === undefined ? this.knowledgeById.get(incoming.id) : undefined;
+    const doc = known ? { ...incoming, mentions: known.mentions, fields: { ...incoming.fields, about: known.about } } : incoming;
+    this.remember(doc);
     if (old !== undefined) this.kill(old);
     this.priorCache.clear();
     const tw = termWeights(analyzeDocument(doc), this.avgLens);
@@ -219,6 +219,10 @@ export class SearchEngine {
       top.push(d);
     }
     return top.sorted().map((d) => ({ id: ids[d]!, score: priors[d]! }));
+  }
+
+  private remember(doc: SearchDocument): void {
+    if (doc.fields.about?.length || doc.mentions) this.knowledgeById.set(doc.id, { about: doc.fields.about ?? [], mentions: doc.mentions ?? 0 });
   }
 
   private kill(d: number): void {

@@ -11,7 +11,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SearchDocument } from './documents.ts';
-import { analyze } from './tokenize.ts';
+import { analyze, isStopWord } from './tokenize.ts';
+
+// Generic words that name nothing in particular, even capitalised ("Python", "API"), besides stop words.
+const GENERIC = new Set(['python', 'javascript', 'typescript', 'node', 'node.js', 'nodejs', 'api', 'the', 'for', 'with', 'and', 'from', 'cli', 'sdk', 'library', 'package', 'module', 'plugin', 'tool', 'tools', 'types', 'type', 'client', 'server', 'web', 'http', 'json', 'file', 'files', 'data', 'code', 'test', 'core', 'utils', 'common', 'config', 'base']);
+const STOP = { has: (w: string) => GENERIC.has(w) || isStopWord(w) };
 
 export interface KnowledgeOptions {
   /** Service key (lower-case name, e.g. "stripe") -> topic words of its API manifests. */
@@ -30,25 +34,41 @@ const MIN_SHARE = 0.08;
 const MAX_TF = 6;
 
 // Words every plugin says about its host; they describe the relation, not the host.
-const RELATION_WORDS = new Set(['plugin', 'extens', 'wrapper', 'integr', 'support', 'base', 'base', 'type', 'definit', 'addon', 'modul', 'packag', 'librari', 'implement', 'version', 'fork', 'util']);
+const RELATION_WORDS = new Set(['us', 'creat', 'provid', 'simpl', 'easi', 'fast', 'js', 'lib', 'plugin', 'extens', 'wrapper', 'integr', 'support', 'base', 'base', 'type', 'definit', 'addon', 'modul', 'packag', 'librari', 'implement', 'version', 'fork', 'util']);
 
 /** Lower-cased name as other entries write it ("@slack/web-api" stays whole; "Flask_Login" -> "flask-login"). */
 function mentionKey(name: string): string {
   return name.toLowerCase().replace(/[_\s]+/g, '-');
 }
 
-/** Words of a name or summary that could be another entry's name: split on spaces and punctuation, keeping - . @ /. */
-function candidateKeys(text: string): Set<string> {
+/**
+ * Words of an entry that may name another entry. From its name: the name's segments and pairs of
+ * segments ("eslint-plugin-react" names eslint and react, "@babel/core" babel). From its summary,
+ * only words written as names: capitalised after the first word ("posts messages in Slack",
+ * "ESLint rules") or holding a dot, digit or hyphen ("socket.io", "d3"), or quoted in backticks;
+ * a plain lower-case word in a sentence ("send", "once", "map") is English, not a reference.
+ */
+export function nameReferences(name: string, summary: string): Set<string> {
   const out = new Set<string>();
-  for (const raw of text.toLowerCase().split(/[\s,;:()[\]{}"'`!?<>|*+=~^$#%&\\]+/u)) {
-    const w = raw.replace(/^[.\-/]+|[.\-/]+$/g, '');
-    if (w.length < MIN_NAME) continue;
-    out.add(w);
-    // Segments of compound names: "eslint-plugin-react" names eslint and react, "@babel/core" babel.
-    const parts = w.split(/[-/@_]+/).filter((p) => p.length >= MIN_NAME);
+  const addName = (w: string) => {
+    const lw = w.toLowerCase().replace(/^[.\-/]+|[.\-/]+$/g, '');
+    if (lw.length < MIN_NAME || STOP.has(lw)) return;
+    out.add(lw);
+    const parts = lw.split(/[-/@_.]+/).filter((p) => p.length >= MIN_NAME && !STOP.has(p));
     for (const p of parts) out.add(p);
     for (let i = 0; i + 1 < parts.length; i++) out.add(`${parts[i]}-${parts[i + 1]}`);
-  }
+  };
+  addName(name);
+  const words = summary.split(/[\s,;:()[\]{}"'!?<>|*+=~^$#%&\\]+/u).filter(Boolean);
+  words.forEach((raw, i) => {
+    const ticked = /^`.+`$/.test(raw);
+    const w = raw.replace(/`/g, '').replace(/^[.\-/]+|[.\-/]+$/g, '');
+    if (w.length < MIN_NAME) return;
+    const written = ticked || (i > 0 && /\p{Lu}/u.test(w)) || /[.\d-]/.test(w);
+    if (!written) return;
+    const lw = w.toLowerCase();
+    if (!STOP.has(lw)) out.add(lw);
+  });
   return out;
 }
 
@@ -122,7 +142,7 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
   docs.forEach((d, src) => {
     if (d.kind !== 'tool') return;
     const own = mentionKey(d.fields.name);
-    const keys = candidateKeys(`${d.fields.name} ${d.fields.task ?? ''}`);
+    const keys = nameReferences(d.fields.name, d.fields.task ?? '');
     for (const k of keys) {
       if (k === own) continue;
       const targets = byKey.get(k);
@@ -135,6 +155,8 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
       }
     }
   });
+  // Terms many entries use ("us", "simpl", "fast") say little about the one they name: each kept
+  // term is weighed by its IDF over the entries' own words.
   const termsOf = new Map<number, string[]>();
   const sourceTerms = (i: number): string[] => {
     let t = termsOf.get(i);
@@ -145,6 +167,10 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     }
     return t;
   };
+  const df = new Map<string, number>();
+  for (const sources of mentionedBy.values()) for (const s of sources) if (!termsOf.has(s)) for (const t of sourceTerms(s)) df.set(t, (df.get(t) ?? 0) + 1);
+  const nSources = termsOf.size || 1;
+  const idf = (t: string) => Math.log(1 + nSources / (df.get(t) ?? 1));
   return docs.map((d, i) => {
     const about: string[] = [];
     const sources = mentionedBy.get(i);
@@ -154,13 +180,19 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
       for (const s of new Set(sources)) for (const t of sourceTerms(s)) if (!own.has(t) && !RELATION_WORDS.has(t)) count.set(t, (count.get(t) ?? 0) + 1);
       const m = new Set(sources).size;
       const min = Math.max(2, Math.ceil(MIN_SHARE * m));
-      const kept = [...count].filter(([, c]) => c >= min).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS);
+      const kept = [...count]
+        .filter(([, c]) => c >= min)
+        .map(([t, c]) => [t, c, c * idf(t)] as const)
+        .sort((a, b) => b[2] - a[2] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, MAX_TERMS);
       for (const [t, c] of kept) for (let r = Math.min(MAX_TF, 1 + Math.floor(Math.log2(c))); r > 0; r--) about.push(t);
     }
     if (d.kind === 'tool' && opts.services) {
       const words = opts.services.get(serviceKeyOf(d.fields.name));
       if (words) about.push(...words.flatMap((w) => analyze(w)));
     }
-    return about.length || d.fields.about ? { ...d, fields: { ...d.fields, about } } : d;
+    const mentions = sources ? new Set(sources).size : 0;
+    if (!about.length && !d.fields.about && !mentions && !d.mentions) return d;
+    return { ...d, mentions, fields: { ...d.fields, about } };
   });
 }

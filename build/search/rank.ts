@@ -28,6 +28,8 @@ export const RANK: {
   popularityWeight: number;
   popularityUnknown: number;
   popularityTop: number;
+  centralityWeight: number;
+  centralitySaturation: number;
   coverageFloor: number;
   coverageExponent: number;
   otherPlatform: number;
@@ -58,9 +60,13 @@ export const RANK: {
   popularityUnknown: 0.5,
   /** Share of a platform that counts as "most popular" (popularityLevel 1). */
   popularityTop: 0.01,
+  /** centralityFactor = exp(weight * (level - 1)); an entry nobody names keeps exp(-weight). */
+  centralityWeight: 1.5,
+  /** Mentions at which centrality saturates (level 1). */
+  centralitySaturation: 30,
   /** Floor and exponent of the concept-coverage factor (soft AND). */
-  coverageFloor: 0.4,
-  coverageExponent: 1.5,
+  coverageFloor: 0.1,
+  coverageExponent: 2,
   /** Multiplier for documents of another platform when the query names one ("... in python"). */
   otherPlatform: 0.55,
   /** Query weight of the exact-name term ("=jsyaml"); it is a bonus, not a concept. */
@@ -105,9 +111,18 @@ export function popularityFactor(popularity: number | null | undefined): number 
   return Math.exp(RANK.popularityWeight * (popularityLevel(popularity) - 1));
 }
 
-/** The per-document part of every posting weight: reliability and popularity, separately. */
-export function documentFactor(reliability: number, popularity: number | null | undefined): number {
-  return reliabilityFactor(reliability) * popularityFactor(popularity);
+/**
+ * Centrality: how many other entries name this one (plugins name their host), on a log scale
+ * saturating at RANK.centralitySaturation mentions; exp(weight * (level - 1)).
+ */
+export function centralityFactor(mentions: number): number {
+  const level = Math.min(1, Math.log1p(Math.max(0, mentions)) / Math.log1p(RANK.centralitySaturation));
+  return Math.exp(RANK.centralityWeight * (level - 1));
+}
+
+/** The per-document part of every posting weight: reliability, popularity and centrality, separately. */
+export function documentFactor(reliability: number, popularity: number | null | undefined, mentions = 0): number {
+  return reliabilityFactor(reliability) * popularityFactor(popularity) * centralityFactor(mentions);
 }
 
 /**
