@@ -26,6 +26,8 @@ export interface KnowledgeOptions {
 const MIN_NAME = 3;
 /** A name mentioned by more entries than this is a common word ("test", "color"), not a package. */
 const MAX_MENTIONS = 1500;
+/** Plain lower-case uses in other summaries from which a name counts as a common word. */
+const MIN_PLAIN = 10;
 /** Terms kept per entry, most shared first. */
 const MAX_TERMS = 12;
 /** A term must be used by at least this share of the mentioning entries (and by 2). */
@@ -137,24 +139,39 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     if (list) list.push(i);
     else byKey.set(k, [i]);
   });
-  // Who mentions whom: target doc -> mentioning docs.
-  const mentionedBy = new Map<number, number[]>();
+  // A name other summaries also use as a plain lower-case word ("find", "table", "pretty",
+  // "storage") is an English word first: the entries that reuse it in their names ("find-up")
+  // do not describe the package called that.
+  const plainUses = new Map<string, number>();
+  for (const d of docs) {
+    if (d.kind !== 'tool') continue;
+    const words = (d.fields.task ?? '').split(/[^\p{L}]+/u);
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (w.length >= MIN_NAME && byKey.has(w)) plainUses.set(w, (plainUses.get(w) ?? 0) + 1);
+    }
+  }
+  // Who mentions whom: target key -> mentioning docs.
+  const refs = new Map<string, number[]>();
   docs.forEach((d, src) => {
     if (d.kind !== 'tool') return;
     const own = mentionKey(d.fields.name);
-    const keys = nameReferences(d.fields.name, d.fields.task ?? '');
-    for (const k of keys) {
-      if (k === own) continue;
-      const targets = byKey.get(k);
-      if (!targets) continue;
-      for (const t of targets) {
-        if (t === src) continue;
-        let list = mentionedBy.get(t);
-        if (!list) mentionedBy.set(t, (list = []));
-        list.push(src);
-      }
+    for (const k of nameReferences(d.fields.name, d.fields.task ?? '')) {
+      if (k === own || !byKey.has(k)) continue;
+      let list = refs.get(k);
+      if (!list) refs.set(k, (list = []));
+      list.push(src);
     }
   });
+  const mentionedBy = new Map<number, number[]>();
+  for (const [k, sources] of refs) {
+    const plain = plainUses.get(k) ?? 0;
+    if (plain >= MIN_PLAIN && plain > sources.length) continue;
+    for (const t of byKey.get(k)!) {
+      const list = sources.filter((s) => s !== t);
+      if (list.length) mentionedBy.set(t, [...(mentionedBy.get(t) ?? []), ...list]);
+    }
+  }
   // Terms many entries use ("us", "simpl", "fast") say little about the one they name: each kept
   // term is weighed by its IDF over the entries' own words.
   const termsOf = new Map<number, string[]>();

@@ -55,7 +55,7 @@ export const RANK: {
   /** reliabilityFactor = reliability^this: bands 0.72..0.97 move a score by at most 0.74^e. */
   reliabilityExponent: 2,
   /** popularityFactor = exp(weight * (level - 1)): the least popular document keeps exp(-weight). */
-  popularityWeight: 2.2,
+  popularityWeight: 1.5,
   /** Popularity assumed when a contract has none (a percentile): the median. */
   popularityUnknown: 0.5,
   /** Share of a platform that counts as "most popular" (popularityLevel 1). */
