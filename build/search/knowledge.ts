@@ -56,9 +56,9 @@ export function nameReferences(name: string, summary: string): Set<string> {
     const lw = w.toLowerCase().replace(/^[.\-/]+|[.\-/]+$/g, '');
     if (lw.length < MIN_NAME || STOP.has(lw)) return;
     out.add(lw);
-    const parts = lw.split(/[-/@_.]+/).filter((p) => p.length >= MIN_NAME && !STOP.has(p));
-    for (const p of parts) out.add(p);
-    for (let i = 0; i + 1 < parts.length; i++) out.add(`${parts[i]}-${parts[i + 1]}`);
+    const parts = lw.split(/[-/@_.]+/);
+    for (const p of parts) if (p.length >= MIN_NAME && !STOP.has(p)) out.add(p);
+    for (let i = 0; i + 1 < parts.length; i++) if (parts[i]!.length >= MIN_NAME && parts[i + 1]!.length >= MIN_NAME) out.add(`${parts[i]}-${parts[i + 1]}`);
   };
   addName(name);
   const words = summary.split(/[\s,;:()[\]{}"'!?<>|*+=~^$#%&\\]+/u).filter(Boolean);

@@ -48,8 +48,9 @@ export const RANK: {
     tags: { weight: 1.5, b: 0.5 },
     commands: { weight: 0.3, b: 0.5 },
     types: { weight: 0.3, b: 0.5 },
-    /** What other entries say about this one (knowledge.ts): words repeated 1 + log2(count) times. */
-    about: { weight: 0.5, b: 0.3 },
+    /** What other entries say about this one (knowledge.ts): words repeated 1 + log2(count) times. No length
+     * normalisation: most entries have none, so the field's average length says nothing. */
+    about: { weight: 0.05, b: 0 },
   },
   scale: 1000,
   /** reliabilityFactor = reliability^this: bands 0.72..0.97 move a score by at most 0.74^e. */
