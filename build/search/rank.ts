@@ -38,6 +38,7 @@ export const RANK: {
   expansionCover: number;
   expansionWeight: number;
   maxExpansionsPerConcept: number;
+  maxExpansionTerms: number;
 } = {
   k1: 2.2,
   /** BM25F field weights and length normalisation. `key` is the exact-name field. */
@@ -79,6 +80,8 @@ export const RANK: {
   /** Multiplier on the learned expansion weights (expand.ts). */
   expansionWeight: 1,
   maxExpansionsPerConcept: 6,
+  /** Expansion terms per query in all (shared out over its concepts): bounds the static first query. */
+  maxExpansionTerms: 24,
 };
 
 export const FIELD_NAMES = Object.keys(RANK.fields) as FieldName[];
