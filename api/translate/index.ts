@@ -81,7 +81,10 @@ export function contractFrom(d: Draft, existing: ToolContract | undefined): Tool
       license: keep(d.license, existing?.identity.license),
     },
     logic: d.logic ?? existing?.logic ?? { input_schema: { type: 'any' }, output_schema: { type: 'any' } },
-    trust: { ...(existing?.trust ?? d.trust ?? { reliability_score: 0.5, latency_ms: null, status: 'active' }), ...(pop ? { popularity: pop.value } : {}) },
+    trust: {
+      ...(existing?.trust ?? d.trust ?? { reliability_score: 0.5, latency_ms: null, status: 'active' }),
+      ...(pop ? { popularity: pop.value } : {}),
+    },
     action: {
       source_url: d.source_url,
       install_cmd: keep(d.install_cmd, existing?.action.install_cmd),

@@ -49,7 +49,8 @@ export async function readCorpus(limit = Infinity, file = corpusPath()): Promise
     ranks[raw.registry] += 1;
     const rank = raw.download_rank ?? ranks[raw.registry];
     const summary = raw.summary ?? '';
-    return { registry: raw.registry, name: raw.name, version: raw.version ?? null, summary, rank, popularity: popularity[i] };
+    const version = raw.version ?? null;
+    return { registry: raw.registry, name: raw.name, version, summary, rank, popularity: popularity[i] };
   });
   // Interleave registries the way the file does not: a small N should still hold both platforms.
   out.sort((a, b) => a.rank - b.rank || (a.registry < b.registry ? -1 : 1));

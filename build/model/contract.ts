@@ -92,7 +92,10 @@ export const Record = Type.Object(
     verified: Type.Optional(Type.Boolean({ default: true })),
     reliability_calculated_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
     popularity_source: Type.Optional(
-      nullable<string>('string', { maxLength: 200, description: 'Where trust.popularity comes from, e.g. "npm downloads, last month".' }),
+      nullable<string>('string', {
+        maxLength: 200,
+        description: 'Where trust.popularity comes from, e.g. "npm downloads API, last month".',
+      }),
     ),
     popularity_measured_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
   },

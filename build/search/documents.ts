@@ -160,7 +160,8 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     }
   });
   const about = (f.about ?? []).join(' ');
-  return { id: doc.id, prior: doc.prior, popularity: doc.popularity ?? null, mentions: doc.mentions ?? 0, platform: doc.platform, terms, packed, lens, about };
+  const { id, prior, platform } = doc;
+  return { id, prior, popularity: doc.popularity ?? null, mentions: doc.mentions ?? 0, platform, terms, packed, lens, about };
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {

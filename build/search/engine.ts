@@ -88,7 +88,9 @@ export class SearchEngine {
     // What other entries say about a document is computed over the whole set at build time; a
     // write to the document itself keeps it (the next build recomputes it).
     const known = incoming.fields.about === undefined ? this.knowledgeById.get(incoming.id) : undefined;
-    const doc = known ? { ...incoming, mentions: known.mentions, fields: { ...incoming.fields, about: known.about } } : incoming;
+    const doc = known
+      ? { ...incoming, mentions: known.mentions, fields: { ...incoming.fields, about: known.about } }
+      : incoming;
     this.remember(doc);
     if (old !== undefined) this.kill(old);
     this.priorCache.clear();
@@ -222,7 +224,8 @@ export class SearchEngine {
   }
 
   private remember(doc: SearchDocument): void {
-    if (doc.fields.about?.length || doc.mentions) this.knowledgeById.set(doc.id, { about: doc.fields.about ?? [], mentions: doc.mentions ?? 0 });
+    if (!doc.fields.about?.length && !doc.mentions) return;
+    this.knowledgeById.set(doc.id, { about: doc.fields.about ?? [], mentions: doc.mentions ?? 0 });
   }
 
   private kill(d: number): void {

@@ -14,7 +14,11 @@ import type { SearchDocument } from './documents.ts';
 import { analyze, isStopWord } from './tokenize.ts';
 
 // Generic words that name nothing in particular, even capitalised ("Python", "API"), besides stop words.
-const GENERIC = new Set(['python', 'javascript', 'typescript', 'node', 'node.js', 'nodejs', 'api', 'the', 'for', 'with', 'and', 'from', 'cli', 'sdk', 'library', 'package', 'module', 'plugin', 'tool', 'tools', 'types', 'type', 'client', 'server', 'web', 'http', 'json', 'file', 'files', 'data', 'code', 'test', 'core', 'utils', 'common', 'config', 'base']);
+const GENERIC = new Set([
+  'python', 'javascript', 'typescript', 'node', 'node.js', 'nodejs', 'api', 'the', 'for', 'with', 'and', 'from', 'cli',
+  'sdk', 'library', 'package', 'module', 'plugin', 'tool', 'tools', 'types', 'type', 'client', 'server', 'web', 'http',
+  'json', 'file', 'files', 'data', 'code', 'test', 'core', 'utils', 'common', 'config', 'base',
+]);
 const STOP = { has: (w: string) => GENERIC.has(w) || isStopWord(w) };
 
 export interface KnowledgeOptions {
@@ -36,7 +40,10 @@ const MIN_SHARE = 0.08;
 const MAX_TF = 6;
 
 // Words every plugin says about its host; they describe the relation, not the host.
-const RELATION_WORDS = new Set(['us', 'creat', 'provid', 'simpl', 'easi', 'fast', 'js', 'lib', 'plugin', 'extens', 'wrapper', 'integr', 'support', 'base', 'base', 'type', 'definit', 'addon', 'modul', 'packag', 'librari', 'implement', 'version', 'fork', 'util']);
+const RELATION_WORDS = new Set([
+  'us', 'creat', 'provid', 'simpl', 'easi', 'fast', 'js', 'lib', 'plugin', 'extens', 'wrapper', 'integr', 'support',
+  'base', 'type', 'definit', 'addon', 'modul', 'packag', 'librari', 'implement', 'version', 'fork', 'util',
+]);
 
 /** Lower-cased name as other entries write it ("@slack/web-api" stays whole; "Flask_Login" -> "flask-login"). */
 function mentionKey(name: string): string {
@@ -58,7 +65,9 @@ export function nameReferences(name: string, summary: string): Set<string> {
     out.add(lw);
     const parts = lw.split(/[-/@_.]+/);
     for (const p of parts) if (p.length >= MIN_NAME && !STOP.has(p)) out.add(p);
-    for (let i = 0; i + 1 < parts.length; i++) if (parts[i]!.length >= MIN_NAME && parts[i + 1]!.length >= MIN_NAME) out.add(`${parts[i]}-${parts[i + 1]}`);
+    for (let i = 0; i + 1 < parts.length; i++) {
+      if (parts[i]!.length >= MIN_NAME && parts[i + 1]!.length >= MIN_NAME) out.add(`${parts[i]}-${parts[i + 1]}`);
+    }
   };
   addName(name);
   const words = summary.split(/[\s,;:()[\]{}"'!?<>|*+=~^$#%&\\]+/u).filter(Boolean);
@@ -99,10 +108,12 @@ export function readManifests(dir: string): ManifestTopics[] {
   } catch {
     return [];
   }
-  return files.map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as ManifestTopics).filter((m) => typeof m.service_name === 'string');
+  return files
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as ManifestTopics)
+    .filter((m) => typeof m.service_name === 'string');
 }
 
-/** Topic words per service from compiled manifests: the category and tags, for service_name "stripe_api" -> "stripe". */
+/** Topic words per service from compiled manifests: category and tags, keyed "stripe" for service_name "stripe_api". */
 export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string, string[]> {
   const byKey = new Map<string, string[][]>();
   for (const m of manifests) {
@@ -185,7 +196,9 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     return t;
   };
   const df = new Map<string, number>();
-  for (const sources of mentionedBy.values()) for (const s of sources) if (!termsOf.has(s)) for (const t of sourceTerms(s)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const sources of mentionedBy.values()) {
+    for (const s of sources) if (!termsOf.has(s)) for (const t of sourceTerms(s)) df.set(t, (df.get(t) ?? 0) + 1);
+  }
   const nSources = termsOf.size || 1;
   const idf = (t: string) => Math.log(1 + nSources / (df.get(t) ?? 1));
   return docs.map((d, i) => {
@@ -194,7 +207,9 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     if (sources && sources.length >= 2 && sources.length <= MAX_MENTIONS) {
       const own = new Set(analyze(d.fields.name, { name: true }));
       const count = new Map<string, number>();
-      for (const s of new Set(sources)) for (const t of sourceTerms(s)) if (!own.has(t) && !RELATION_WORDS.has(t)) count.set(t, (count.get(t) ?? 0) + 1);
+      for (const s of new Set(sources)) {
+        for (const t of sourceTerms(s)) if (!own.has(t) && !RELATION_WORDS.has(t)) count.set(t, (count.get(t) ?? 0) + 1);
+      }
       const m = new Set(sources).size;
       const min = Math.max(2, Math.ceil(MIN_SHARE * m));
       const kept = [...count]

@@ -106,7 +106,8 @@ export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
   });
   // A bound on expansion terms per query, shared out over its concepts: every term may cost the
   // static client one more shard, and the first query must stay under its byte budget.
-  const perConcept = Math.max(1, Math.min(RANK.maxExpansionsPerConcept, Math.floor(RANK.maxExpansionTerms / Math.max(1, concepts.length))));
+  const share = Math.floor(RANK.maxExpansionTerms / Math.max(1, concepts.length));
+  const perConcept = Math.max(1, Math.min(RANK.maxExpansionsPerConcept, share));
   concepts.forEach((c, g) => {
     const rel = expansions.get(c) ?? [];
     let n = 0;

@@ -63,7 +63,11 @@ export interface StaticWriteSummary {
 
 export const ref36 = (r: number) => r.toString(36);
 
-export function writeStaticSearch(raw: readonly SearchDocument[], outDir: string, opts: StaticWriteOptions = {}): StaticWriteSummary {
+export function writeStaticSearch(
+  raw: readonly SearchDocument[],
+  outDir: string,
+  opts: StaticWriteOptions = {},
+): StaticWriteSummary {
   // The same knowledge the API engine adds (createSearchIndex); a given analysis is reused only
   // when it was made with the same knowledge.
   const docs = withCatalogKnowledge(raw, opts);
