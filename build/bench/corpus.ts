@@ -19,7 +19,7 @@ export interface CorpusPackage {
   popularity?: number | null;
 }
 
-interface RawLine {
+export interface RawLine {
   registry: 'npm' | 'pypi';
   name: string;
   version?: string;
