@@ -76,7 +76,8 @@ export function writeStaticSearch(
   const given = opts.analyzed && opts.analyzed.length === docs.length ? opts.analyzed : undefined;
   const analyzedAll = docs.map((d, i) => {
     const a = given?.[i];
-    return a && a.id === d.id && a.about === (d.fields.about ?? []).join(' ') ? a : analyzeDocument(d);
+    const same = a && a.id === d.id && a.about === (d.fields.about ?? []).join(' ') && a.mentions === (d.mentions ?? 0);
+    return same ? a : analyzeDocument(d);
   });
   const sorted = order.map((i) => docs[i]!);
   const analyzed = order.map((i) => analyzedAll[i]!);
