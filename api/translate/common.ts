@@ -5,6 +5,7 @@ import parseSpdx from 'spdx-expression-parse';
 import type { Logic, Platform, Trust } from '../../build/model/contract.ts';
 import { slugForAid } from '../../build/model/aid.ts';
 import { cleanText } from '../services/tax-payload.ts';
+import type { Popularity } from './npm-popularity.ts';
 import type { UpstreamConfig } from './upstream-fetch.ts';
 
 /** What an adapter derives from its source; the translator turns it into a contract. */
@@ -22,6 +23,8 @@ export interface Draft {
   /** Only a peer catalog has these; other sources leave the defaults (or the existing contract's). */
   logic?: Logic;
   trust?: Trust;
+  /** trust.popularity with its source, when the registry gives a download figure. */
+  popularity?: Popularity | null;
 }
 
 export interface SourceRef {

@@ -68,6 +68,8 @@ export function contractFrom(d: Draft, existing: ToolContract | undefined): Tool
   const keep = <T>(v: T | null, old: T | null | undefined): T | null => (v ?? old ?? null);
   const task = keep(d.task, existing?.identity.task);
   const tags = d.tags.length ? d.tags : existing?.identity.tags ?? [];
+  // A fresh download figure replaces the old one; none keeps what the contract had.
+  const pop = d.popularity ?? null;
   return {
     identity: {
       aid: existing?.identity.aid ?? d.aid,
@@ -79,12 +81,18 @@ export function contractFrom(d: Draft, existing: ToolContract | undefined): Tool
       license: keep(d.license, existing?.identity.license),
     },
     logic: d.logic ?? existing?.logic ?? { input_schema: { type: 'any' }, output_schema: { type: 'any' } },
-    trust: existing?.trust ?? d.trust ?? { reliability_score: 0.5, latency_ms: null, status: 'active' },
+    trust: {
+      ...(existing?.trust ?? d.trust ?? { reliability_score: 0.5, latency_ms: null, status: 'active' }),
+      ...(pop ? { popularity: pop.value } : {}),
+    },
     action: {
       source_url: d.source_url,
       install_cmd: keep(d.install_cmd, existing?.action.install_cmd),
       execute_cmd: keep(d.execute_cmd, existing?.action.execute_cmd),
     },
-    record: existing?.record ?? { verified: true, reliability_calculated_at: null },
+    record: {
+      ...(existing?.record ?? { verified: true, reliability_calculated_at: null }),
+      ...(pop ? { popularity_source: pop.source, popularity_measured_at: pop.measuredAt } : {}),
+    },
   };
 }

@@ -2,6 +2,7 @@
 // expression or classifiers). npm: the registry's package document GET /<name> (dist-tags.latest, that
 // version's description, keywords, licence and bin). Install commands are the registry's own
 // (`pip install`, `npm install`); an execute command only where a package declares a CLI (npm `bin`).
+import { npmPopularity } from './npm-popularity.ts';
 import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
 
@@ -81,6 +82,7 @@ export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft>
     latest = (await fetchUpstreamJson(`${path}/latest`, cfg, 'npm registry')) as NpmVersion;
   }
   const name = named(latest.name, NPM_NAME, pkg);
+  const popularity = await npmPopularity(name, cfg);
   const license = typeof latest.license === 'object' && latest.license ? (latest.license as { type?: unknown }).type : latest.license;
   return {
     aid: aidOf('npm', name),
@@ -93,5 +95,6 @@ export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft>
     source_url: `https://www.npmjs.com/package/${name}`,
     install_cmd: `npm install ${name}`,
     execute_cmd: npmExecute(name, latest.bin),
+    popularity,
   };
 }

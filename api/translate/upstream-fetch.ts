@@ -15,6 +15,8 @@ export interface UpstreamConfig {
   npmRegistry: string;
   /** GITHUB_TOKEN: sent to the GitHub API only (60 requests an hour without it, 5,000 with). */
   githubToken?: string;
+  /** npm's downloads API (trust.popularity). */
+  npmDownloads: string;
   /** host[:port] of other instances of this service translate may copy contracts from. */
   peerHosts: string[];
   /** ALLOW_PRIVATE_UPSTREAMS=1: tests run fake registries on loopback. Never in production. */
@@ -30,6 +32,7 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
     githubApi: base(env.GITHUB_API_URL, 'https://api.github.com'),
     pypi: base(env.PYPI_URL, 'https://pypi.org'),
     npmRegistry: base(env.NPM_REGISTRY_URL, 'https://registry.npmjs.org'),
+    npmDownloads: base(env.NPM_DOWNLOADS_URL, 'https://api.npmjs.org'),
     ...(env.GITHUB_TOKEN ? { githubToken: env.GITHUB_TOKEN } : {}),
     peerHosts: (env.PEER_CATALOG_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     allowPrivate: /^(1|true|yes)$/i.test(env.ALLOW_PRIVATE_UPSTREAMS ?? ''),

@@ -16,6 +16,17 @@ export interface CorpusPackage {
   summary: string;
   /** 1 = most downloaded within its registry (npm lines carry monthly_downloads, PyPI lines a rank). */
   rank: number;
+  /** Download percentile within its registry in the corpus (trust.popularity), see popularityPercentiles. */
+  popularity?: number | null;
+}
+
+export interface RawLine {
+  registry: 'npm' | 'pypi';
+  name: string;
+  version?: string;
+  summary?: string;
+  monthly_downloads?: number | null;
+  download_rank?: number | null;
 }
 
 // Ships with the repository (build/bench/data/README.md says where it comes from); CORPUS_PATH overrides.
@@ -29,25 +40,74 @@ export function corpusPath(): string {
 
 /** Reads the first `limit` packages, in file order (which is popularity order within each registry). */
 export async function readCorpus(limit = Infinity, file = corpusPath()): Promise<CorpusPackage[]> {
-  const out: CorpusPackage[] = [];
-  const ranks = { npm: 0, pypi: 0 };
+  const raws: RawLine[] = [];
   const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const raw = JSON.parse(line) as { registry: 'npm' | 'pypi'; name: string; version?: string; summary?: string; download_rank?: number };
+  for await (const line of lines) if (line.trim()) raws.push(JSON.parse(line) as RawLine);
+  // Percentiles over the whole file, so a package's popularity does not depend on how many are read.
+  const popularity = popularityPercentiles(raws);
+  const ranks = { npm: 0, pypi: 0 };
+  const out = raws.map((raw, i): CorpusPackage => {
     ranks[raw.registry] += 1;
-    out.push({ registry: raw.registry, name: raw.name, version: raw.version ?? null, summary: raw.summary ?? '', rank: raw.download_rank ?? ranks[raw.registry] });
-  }
+    const rank = raw.download_rank ?? ranks[raw.registry];
+    const summary = raw.summary ?? '';
+    const version = raw.version ?? null;
+    return { registry: raw.registry, name: raw.name, version, summary, rank, popularity: popularity[i] };
+  });
   // Interleave registries the way the file does not: a small N should still hold both platforms.
   out.sort((a, b) => a.rank - b.rank || (a.registry < b.registry ? -1 : 1));
   return out.slice(0, limit);
 }
 
-/** Popularity prior in [0.52, 0.97]: the most downloaded package scores highest, on a log scale of rank. */
-export function scoreFromRank(rank: number, population = 60_000): number {
-  const s = 0.97 - (0.45 * Math.log10(Math.max(1, rank))) / Math.log10(population);
-  return Math.round(Math.max(0.52, Math.min(0.97, s)) * 1000) / 1000;
+/**
+ * Download percentile of each line within its registry, in [0,1] (1 = most downloaded): npm by
+ * monthly_downloads, PyPI by download_rank. Ties share their mid-rank, so the PyPI packages the
+ * corpus has no rank for (they are below its 15,000 ranked ones) share one low percentile.
+ */
+export function popularityPercentiles(raws: readonly RawLine[]): (number | null)[] {
+  const out: (number | null)[] = raws.map(() => null);
+  for (const registry of ['npm', 'pypi'] as const) {
+    // Larger key = more downloaded; null keys are "less than every known one".
+    const idx = raws.flatMap((r, i) => (r.registry === registry ? [i] : []));
+    const key = (i: number) => {
+      const r = raws[i]!;
+      return registry === 'npm' ? (r.monthly_downloads ?? -1) : r.download_rank == null ? -Infinity : -r.download_rank;
+    };
+    idx.sort((a, b) => key(b) - key(a));
+    const n = idx.length;
+    for (let i = 0; i < n; ) {
+      let j = i;
+      while (j + 1 < n && key(idx[j + 1]!) === key(idx[i]!)) j++;
+      const midRank = (i + j) / 2 + 1;
+      const p = Math.round((1 - (midRank - 0.5) / n) * 10_000) / 10_000;
+      for (let k = i; k <= j; k++) out[idx[k]!] = p;
+      i = j + 1;
+    }
+  }
+  return out;
 }
+
+/**
+ * Reliability in coarse bands, as trust scores from verification, telemetry and review are: a hash
+ * of the package's registry and name picks the band, so reliability says nothing about popularity
+ * (an earlier version derived it from the download rank, and search learned to read it as such).
+ */
+export const RELIABILITY_BANDS = [0.72, 0.8, 0.86, 0.9, 0.93, 0.95, 0.97] as const;
+
+export function bandedReliability(registry: string, name: string): number {
+  let h = 0x811c9dc5; // FNV-1a
+  for (const ch of `${registry}:${name}`) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return RELIABILITY_BANDS[h % RELIABILITY_BANDS.length]!;
+}
+
+// When the corpus's download figures were taken (build/bench/data/README.md).
+const CORPUS_DATE = '2026-11-01T00:00:00Z';
+const CORPUS_POPULARITY_SOURCE = {
+  npm: 'corpus: npm monthly downloads, percentile within npm',
+  pypi: 'corpus: PyPI download rank, percentile within PyPI',
+};
 
 export function contractFromPackage(pkg: CorpusPackage, aid: string): ToolContract {
   const npm = pkg.registry === 'npm';
@@ -57,13 +117,20 @@ export function contractFromPackage(pkg: CorpusPackage, aid: string): ToolContra
       platform: pkg.registry, license: null,
     },
     logic: { input_schema: { type: 'any' }, output_schema: { type: 'any' } },
-    trust: { reliability_score: scoreFromRank(pkg.rank), latency_ms: null, status: 'active' },
+    trust: {
+      reliability_score: bandedReliability(pkg.registry, pkg.name), latency_ms: null, status: 'active',
+      popularity: pkg.popularity ?? null,
+    },
     action: {
       source_url: npm ? `https://www.npmjs.com/package/${pkg.name}` : `https://pypi.org/project/${pkg.name}/`,
       install_cmd: npm ? `npm install ${pkg.name}` : `pip install ${pkg.name}`,
       execute_cmd: null,
     },
-    record: { verified: true, reliability_calculated_at: null },
+    record: {
+      verified: true, reliability_calculated_at: null,
+      popularity_source: pkg.popularity == null ? null : CORPUS_POPULARITY_SOURCE[pkg.registry],
+      popularity_measured_at: pkg.popularity == null ? null : CORPUS_DATE,
+    },
   };
 }
 

@@ -1,6 +1,7 @@
-// npm run eval:search [-- --n 100000] [--verbose] [--wordnet]
+// npm run eval:search [-- --n 100000] [--verbose] [--wordnet] [--only with|without]
 // Relevance of both search engines over the corpus catalog: success@5 and MRR@10 on the dev
-// queries (tuned on) and the held-out queries (never tuned on), plus API/static agreement.
+// queries (tuned on) and the held-out queries (never tuned on), plus API/static agreement, in two
+// configurations: with trust.popularity, and with popularity absent (reliability bands only).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { evaluate, loadQuerySet, type Relevance } from '../search/eval.ts';
 import { dirFetcher } from '../search/fs-fetch.ts';
 import { learnExpansions } from '../search/expand.ts';
 import { createSearchIndex } from '../search/index.ts';
+import { readManifests, serviceTopics } from '../search/knowledge.ts';
 import { writeStaticSearch } from '../search/static-index.ts';
 import { wordnetSynonyms } from '../search/wordnet.ts';
 import { exitOnHelp } from './help.ts';
@@ -27,13 +29,18 @@ const verbose = process.argv.includes('--verbose');
 // change nothing on these sets (+0.002 dev MRR), so the build leaves it off; this flag reproduces it.
 const useWordnet = process.argv.includes('--wordnet');
 
+const only = arg('only');
+
 export interface EvalReport {
   n: number;
+  /** Whether documents carried trust.popularity (false: every popularity null). */
+  popularity: boolean;
   sets: { name: string; queries: number; api: Relevance; static: Relevance; sameOrder: number }[];
 }
 
-export async function evalSearch(count: number, opts: { wordnet?: boolean } = {}): Promise<EvalReport> {
-  const docs = (await corpusContracts(count)).map(documentFromContract);
+export async function evalSearch(count: number, opts: { wordnet?: boolean; popularity?: boolean } = {}): Promise<EvalReport> {
+  const popularity = opts.popularity ?? true;
+  const docs = (await corpusContracts(count)).map(documentFromContract).map((d) => (popularity ? d : { ...d, popularity: null }));
   let expansionOpt = {};
   if (opts.wordnet) {
     const analyzed = docs.map(analyzeDocument);
@@ -42,10 +49,11 @@ export async function evalSearch(count: number, opts: { wordnet?: boolean } = {}
     const synonyms = wordnetSynonyms({ keep: (s) => (df.get(s) ?? 0) >= 3 });
     expansionOpt = { expansions: learnExpansions(analyzed, { synonyms }) };
   }
-  const { engine, expansions, analyzed } = createSearchIndex(docs, expansionOpt);
+  const services = serviceTopics(readManifests(path.join(root, 'catalog/apis')));
+  const { engine, expansions, analyzed } = createSearchIndex(docs, { ...expansionOpt, services });
   const dir = mkdtempSync(path.join(tmpdir(), 'eval-search-'));
   try {
-    writeStaticSearch(docs, dir, { expansions, analyzed });
+    writeStaticSearch(docs, dir, { expansions, analyzed, services });
     const fetcher = dirFetcher(dir);
     const stat = await StaticSearch.open(fetcher.fetchJson);
     const names = new Map(docs.map((d) => [d.id, d.fields.name]));
@@ -63,15 +71,16 @@ export async function evalSearch(count: number, opts: { wordnet?: boolean } = {}
       const sameOrder = queries.filter((q) => engine.search(q.query, { limit: 10 }).map((h) => h.id).join() === staticIds.get(q.query)?.join()).length;
       sets.push({ name, queries: queries.length, api, static: st, sameOrder });
     }
-    return { n: docs.length, sets };
+    return { n: docs.length, popularity, sets };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export function printEval(r: EvalReport): void {
-  console.log(`search relevance over ${r.n.toLocaleString('en')} corpus contracts`);
-  console.log('set       queries  engine   success@5  MRR@10   (targets 0.85 / 0.70)');
+  const targets = r.popularity ? '0.92 / 0.80' : '0.85 / 0.70';
+  console.log(`search relevance over ${r.n.toLocaleString('en')} corpus contracts, ${r.popularity ? 'with popularity' : 'popularity absent (reliability bands only)'}`);
+  console.log(`set       queries  engine   success@5  MRR@10   (targets ${targets})`);
   for (const s of r.sets) {
     for (const [engine, rel] of [['api', s.api], ['static', s.static]] as const) {
       console.log(`${s.name.padEnd(9)} ${String(s.queries).padStart(7)}  ${engine.padEnd(7)}  ${rel.successAt5.toFixed(3).padStart(9)}  ${rel.mrrAt10.toFixed(3).padStart(6)}`);
@@ -82,14 +91,20 @@ export function printEval(r: EvalReport): void {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   exitOnHelp(`
-usage: npm run eval:search [-- --n 100000] [--verbose] [--wordnet]
-Relevance of both search engines (success@5, MRR@10) on the dev and held-out intent queries.
+usage: npm run eval:search [-- --n 100000] [--verbose] [--wordnet] [--only with|without]
+Relevance of both search engines (success@5, MRR@10) on the dev and held-out intent queries, with popularity
+and with popularity absent (reliability bands only).
 `);
-  const report = await evalSearch(n, { wordnet: useWordnet });
-  printEval(report);
-  if (verbose) {
-    for (const s of report.sets) {
-      for (const q of s.api.perQuery) if (q.rank === 0 || q.rank > 5) console.log(`  ${s.name} rank ${q.rank || '-'}  ${q.query}  | ${q.top.slice(0, 5).join(', ')}`);
+  for (const popularity of [true, false]) {
+    if (only && (only === 'with') !== popularity) continue;
+    const report = await evalSearch(n, { wordnet: useWordnet, popularity });
+    printEval(report);
+    if (verbose) {
+      for (const s of report.sets) {
+        for (const q of s.api.perQuery) {
+          if (q.rank === 0 || q.rank > 5) console.log(`  ${s.name} rank ${q.rank || '-'}  ${q.query}  | ${q.top.slice(0, 5).join(', ')}`);
+        }
+      }
     }
   }
 }

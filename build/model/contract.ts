@@ -26,7 +26,7 @@ export const OUTPUT_ROLES: readonly InputRole[] = ['output_file', 'output_dir'];
 
 export const AID_PATTERN = '^[a-z0-9][a-z0-9._-]{0,126}-v1$';
 
-const nullable = <T>(type: 'string' | 'integer', extra: Record<string, unknown> = {}) =>
+const nullable = <T>(type: 'string' | 'integer' | 'number', extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
 
 const SubSchema = Type.Object(
@@ -92,6 +92,14 @@ export const Trust = Type.Object(
     reliability_score: Type.Number({ minimum: 0, maximum: 1 }),
     latency_ms: nullable<number>('integer', { minimum: 0 }),
     status: Type.Enum([...STATUSES]),
+    popularity: Type.Optional(
+      nullable<number>('number', {
+        minimum: 0,
+        maximum: 1,
+        description: 'Download percentile within its platform (1 = most downloaded); null when unknown. A search factor '
+          + 'of its own, apart from reliability_score.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -160,6 +168,13 @@ export const Record = Type.Object(
     verified: Type.Optional(Type.Boolean({ default: true })),
     verification: Type.Optional(Verification),
     reliability_calculated_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
+    popularity_source: Type.Optional(
+      nullable<string>('string', {
+        maxLength: 200,
+        description: 'Where trust.popularity comes from, e.g. "npm downloads API, last month".',
+      }),
+    ),
+    popularity_measured_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
   },
   { additionalProperties: false, description: 'Bookkeeping; never served as part of the contract.' },
 );

@@ -8,7 +8,7 @@
 //   averageLengths(analyzed[])          -> per-field average lengths (BM25 length normalisation)
 //   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
 import type { ToolContract } from '../model/contract.ts';
-import { FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
+import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
 
 export type SearchKind = 'tool' | 'api';
@@ -19,8 +19,12 @@ export interface SearchDocument {
   kind: SearchKind;
   /** Registry for tools (npm, pypi, github, catalog), category-free "api" or similar for APIs. */
   platform: string;
-  /** Popularity/reliability prior in [0,1]: trust.reliability_score for tools. */
+  /** Reliability in [0,1] (trust.reliability_score for tools): a ranking factor and the empty-query order. */
   prior: number;
+  /** Download percentile within its platform in [0,1] (trust.popularity), null or absent when unknown. */
+  popularity?: number | null;
+  /** How many other entries name this one (knowledge.ts); 0 or absent when none. */
+  mentions?: number;
   fields: {
     name: string;
     /** Other names the entry answers to (API intent ids, former names). Indexed like the name. */
@@ -32,6 +36,8 @@ export interface SearchDocument {
     commands?: string[];
     /** Input/output schema types, API return types. */
     types?: string[];
+    /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
+    about?: string[];
   };
   /** What a result list shows; shipped in the static doc-store shards. */
   display: { name: string; task: string; platform: string; reliability: number };
@@ -46,6 +52,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
     kind: 'tool',
     platform: id.platform,
     prior: c.trust.reliability_score,
+    popularity: c.trust.popularity ?? null,
     fields: { name: id.name, task: id.task ?? '', tags: id.tags ?? [], commands, types },
     display: { name: id.name, task: clip(id.task ?? '', 160), platform: id.platform, reliability: c.trust.reliability_score },
   };
@@ -98,6 +105,8 @@ const COMMAND_WORDS = new Set([
 export interface AnalyzedDocument {
   id: string;
   prior: number;
+  popularity: number | null;
+  mentions: number;
   platform: string;
   /** Distinct terms, in first-seen order. */
   terms: string[];
@@ -105,11 +114,13 @@ export interface AnalyzedDocument {
   packed: number[];
   /** Field lengths in terms, FIELD_NAMES order. */
   lens: number[];
+  /** The about terms it was analysed with, joined (to tell when knowledge changed). */
+  about: string;
 }
 
 // Packed per-field counts keep analysis to two arrays per document: 100k documents otherwise
-// spend more time collecting garbage than tokenizing.
-const FIELD_BITS = 5;
+// spend more time collecting garbage than tokenizing. 7 fields x 4 bits fit a 32-bit integer.
+const FIELD_BITS = 4;
 const FIELD_MAX = (1 << FIELD_BITS) - 1;
 
 /** tf of field `i` (FIELD_NAMES index) from a packed value. */
@@ -126,6 +137,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
     types: (f.types ?? []).flatMap((t) => analyze(t)),
+    about: f.about ?? [],
   };
   const index = new Map<string, number>();
   const terms: string[] = [];
@@ -147,7 +159,9 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       if (((v >>> shift) & FIELD_MAX) < FIELD_MAX) packed[k] = v + (1 << shift);
     }
   });
-  return { id: doc.id, prior: doc.prior, platform: doc.platform, terms, packed, lens };
+  const about = (f.about ?? []).join(' ');
+  const { id, prior, platform } = doc;
+  return { id, prior, popularity: doc.popularity ?? null, mentions: doc.mentions ?? 0, platform, terms, packed, lens, about };
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
@@ -162,10 +176,11 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
   return sum.map((s) => (n ? s / n : 0));
 }
 
-/** The document's postings: each distinct term with its integer BM25F-and-prior weight. */
+/** The document's postings: each distinct term with its integer BM25F-times-document-factor weight. */
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;
+  const docFactor = documentFactor(a.prior, a.popularity, a.mentions);
   for (let k = 0; k < a.terms.length; k++) {
     const p = a.packed[k]!;
     let tfw = 0;
@@ -173,7 +188,7 @@ export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [s
       const tf = fieldCount(p, i);
       if (tf > 0) tfw += fieldTf(FIELD_NAMES[i]!, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
     }
-    out.push([a.terms[k]!, postingWeight(tfw, a.prior)]);
+    out.push([a.terms[k]!, postingWeight(tfw, docFactor)]);
   }
   return out;
 }

@@ -6,7 +6,8 @@
 // re-analysis, milliseconds per 10k documents).
 // Scoring is rank.ts + plan.ts, shared with the static lunr client: same query, same order.
 //
-//   createSearchIndex(docs, {expansions?}) -> {engine, expansions, analyzed} (learns the table if absent)
+//   createSearchIndex(docs, {expansions?, services?}) -> {engine, expansions, analyzed, docs}: adds
+//       what the catalog knows about each document (knowledge.ts), learns the table if absent
 //   SearchEngine.build(docs, {expansions})  -> engine
 //   engine.upsert(doc) / engine.remove(id)  -> visible to the next search
 //   engine.search(query, {limit, filter, platform, kind}) -> [{id, score}] best first
@@ -16,6 +17,7 @@ import { coverageOf, type Expansions, planQuery } from './plan.ts';
 import { conceptWeights, coverageFactor, finalScore, type Hit, termCoefficient } from './rank.ts';
 import { DocTable } from './doc-table.ts';
 import { learnExpansions } from './expand.ts';
+import { type KnowledgeOptions, withCatalogKnowledge } from './knowledge.ts';
 import { PostingStore } from './postings.ts';
 import { TopK } from './topk.ts';
 
@@ -44,6 +46,7 @@ export class SearchEngine {
   private store = new PostingStore();
   private docs = new DocTable();
   private priorCache = new Map<string, Hit[]>();
+  private knowledgeById = new Map<string, { about: string[]; mentions: number }>();
   // Per-query scratch, sized to the document table's capacity.
   private acc = new Float64Array(0);
   private origMask = new Int32Array(0);
@@ -62,6 +65,7 @@ export class SearchEngine {
     const e = new SearchEngine(opts.expansions ?? new Map(), opts.avgLens ?? averageLengths(analyzed));
     const perDoc: [number, number][][] = [];
     unique.forEach((doc, i) => {
+      e.remember(doc);
       const tw = termWeights(analyzed[i]!, e.avgLens).map(([t, w]) => [e.store.termId(t), w] as [number, number]);
       perDoc.push(tw);
       e.docs.add(doc, Int32Array.from(tw, ([t]) => t));
@@ -79,8 +83,15 @@ export class SearchEngine {
   }
 
   /** Insert or replace one document; searchable when this returns. */
-  upsert(doc: SearchDocument): void {
-    const old = this.docs.byId.get(doc.id);
+  upsert(incoming: SearchDocument): void {
+    const old = this.docs.byId.get(incoming.id);
+    // What other entries say about a document is computed over the whole set at build time; a
+    // write to the document itself keeps it (the next build recomputes it).
+    const known = incoming.fields.about === undefined ? this.knowledgeById.get(incoming.id) : undefined;
+    const doc = known
+      ? { ...incoming, mentions: known.mentions, fields: { ...incoming.fields, about: known.about } }
+      : incoming;
+    this.remember(doc);
     if (old !== undefined) this.kill(old);
     this.priorCache.clear();
     const tw = termWeights(analyzeDocument(doc), this.avgLens);
@@ -212,6 +223,11 @@ export class SearchEngine {
     return top.sorted().map((d) => ({ id: ids[d]!, score: priors[d]! }));
   }
 
+  private remember(doc: SearchDocument): void {
+    if (!doc.fields.about?.length && !doc.mentions) return;
+    this.knowledgeById.set(doc.id, { about: doc.fields.about ?? [], mentions: doc.mentions ?? 0 });
+  }
+
   private kill(d: number): void {
     this.priorCache.clear();
     for (const t of this.docs.kill(d)) this.store.drop(t);
@@ -239,10 +255,11 @@ export class SearchEngine {
 
 /** Analyze once, learn (or take) the expansion table, build the engine. */
 export function createSearchIndex(
-  docs: readonly SearchDocument[],
-  opts: { expansions?: Expansions } = {},
-): { engine: SearchEngine; expansions: Expansions; analyzed: AnalyzedDocument[] } {
+  raw: readonly SearchDocument[],
+  opts: { expansions?: Expansions } & KnowledgeOptions = {},
+): { engine: SearchEngine; expansions: Expansions; analyzed: AnalyzedDocument[]; docs: SearchDocument[] } {
+  const docs = withCatalogKnowledge(raw, opts);
   const analyzed = docs.map(analyzeDocument);
   const expansions = opts.expansions ?? learnExpansions(analyzed);
-  return { engine: SearchEngine.build(docs, { expansions, analyzed }), expansions, analyzed };
+  return { engine: SearchEngine.build(docs, { expansions, analyzed }), expansions, analyzed, docs };
 }

@@ -104,11 +104,15 @@ export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
   concepts.forEach((c, g) => {
     add(c, conceptScale[g]!, 1 << g, 0);
   });
+  // A bound on expansion terms per query, shared out over its concepts: every term may cost the
+  // static client one more shard, and the first query must stay under its byte budget.
+  const share = Math.floor(RANK.maxExpansionTerms / Math.max(1, concepts.length));
+  const perConcept = Math.max(1, Math.min(RANK.maxExpansionsPerConcept, share));
   concepts.forEach((c, g) => {
     const rel = expansions.get(c) ?? [];
     let n = 0;
     for (const [t, w] of rel) {
-      if (n >= RANK.maxExpansionsPerConcept) break;
+      if (n >= perConcept) break;
       if (PLATFORM_WORDS.has(t)) continue;
       add(t, w * RANK.expansionWeight * conceptScale[g]!, 0, 1 << g);
       n++;

@@ -4,22 +4,32 @@
 //
 // score(d) = text(d) * coverageFactor(d) * platformFactor(d), where
 //   text(d)   = sum over query-plan terms t (in plan order) of  qw_t * idf(df_t, N) * w(d, t)
-//   w(d, t)   = round(SCALE * sat(BM25F tf of t in d) * prior(d)^PRIOR_EXPONENT), an integer
+//   w(d, t)   = round(SCALE * sat(BM25F tf of t in d) * documentFactor(d)), an integer
 //               precomputed at index time (that is what the static shards store)
+//   documentFactor(d) = reliabilityFactor(reliability_score) * popularityFactor(popularity):
+//               two separate factors. Reliability (a trust score in coarse bands) enters as
+//               reliability^RELIABILITY_EXPONENT; popularity (download percentile within the
+//               platform, or unknown) as exp(POPULARITY_WEIGHT * (h - 1)), h = log-scale
+//               closeness to the top (see popularityLevel). Unknown popularity counts as the median.
 //   coverage  = IDF-weighted share of the query's concepts (typed words, each with its
 //               expansions) that d matches; a concept matched only by an expansion counts 0.7
-// Baking the popularity prior into w keeps the static shards free of a per-document prior table
-// and makes the combination multiplicative: a strong match with a good score beats a weak match
-// with a high score, because the prior can move a score by at most (0.52/0.97)^e.
+// Baking the document factor into w keeps the static shards free of a per-document table and
+// makes the combination multiplicative: a strong match beats a weak match by a popular or
+// reliable package, because the factors move a score by at most their documented ranges.
 
-export type FieldName = 'name' | 'key' | 'task' | 'tags' | 'commands' | 'types';
+export type FieldName = 'name' | 'key' | 'task' | 'tags' | 'commands' | 'types' | 'about';
 
 /** Tunables; changing any of them changes both engines identically (they are read at build and query time). */
 export const RANK: {
   k1: number;
   fields: Record<FieldName, { weight: number; b: number }>;
   scale: number;
-  priorExponent: number;
+  reliabilityExponent: number;
+  popularityWeight: number;
+  popularityUnknown: number;
+  popularityTop: number;
+  centralityWeight: number;
+  centralitySaturation: number;
   coverageFloor: number;
   coverageExponent: number;
   otherPlatform: number;
@@ -28,6 +38,7 @@ export const RANK: {
   expansionCover: number;
   expansionWeight: number;
   maxExpansionsPerConcept: number;
+  maxExpansionTerms: number;
 } = {
   k1: 2.2,
   /** BM25F field weights and length normalisation. `key` is the exact-name field. */
@@ -38,12 +49,26 @@ export const RANK: {
     tags: { weight: 1.5, b: 0.5 },
     commands: { weight: 0.3, b: 0.5 },
     types: { weight: 0.3, b: 0.5 },
+    /** What other entries say about this one (knowledge.ts): words repeated 1 + log2(count) times. No length
+     * normalisation: most entries have none, so the field's average length says nothing. */
+    about: { weight: 0.05, b: 0 },
   },
   scale: 1000,
-  priorExponent: 3.5,
+  /** reliabilityFactor = reliability^this: bands 0.72..0.97 move a score by at most 0.74^e. */
+  reliabilityExponent: 2,
+  /** popularityFactor = exp(weight * (level - 1)): the least popular document keeps exp(-weight). */
+  popularityWeight: 1.5,
+  /** Popularity assumed when a contract has none (a percentile): the median. */
+  popularityUnknown: 0.5,
+  /** Share of a platform that counts as "most popular" (popularityLevel 1). */
+  popularityTop: 0.01,
+  /** centralityFactor = exp(weight * (level - 1)); an entry nobody names keeps exp(-weight). */
+  centralityWeight: 1.5,
+  /** Mentions at which centrality saturates (level 1). */
+  centralitySaturation: 30,
   /** Floor and exponent of the concept-coverage factor (soft AND). */
-  coverageFloor: 0.4,
-  coverageExponent: 1.5,
+  coverageFloor: 0.1,
+  coverageExponent: 2,
   /** Multiplier for documents of another platform when the query names one ("... in python"). */
   otherPlatform: 0.55,
   /** Query weight of the exact-name term ("=jsyaml"); it is a bonus, not a concept. */
@@ -55,6 +80,8 @@ export const RANK: {
   /** Multiplier on the learned expansion weights (expand.ts). */
   expansionWeight: 1,
   maxExpansionsPerConcept: 6,
+  /** Expansion terms per query in all (shared out over its concepts): bounds the static first query. */
+  maxExpansionTerms: 24,
 };
 
 export const FIELD_NAMES = Object.keys(RANK.fields) as FieldName[];
@@ -68,19 +95,48 @@ export function idf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-export function priorFactor(prior: number): number {
-  const p = Number.isFinite(prior) ? Math.min(1, Math.max(0.05, prior)) : 0.5;
-  return p ** RANK.priorExponent;
+export function reliabilityFactor(reliability: number): number {
+  const r = Number.isFinite(reliability) ? Math.min(1, Math.max(0.05, reliability)) : 0.5;
+  return r ** RANK.reliabilityExponent;
+}
+
+/**
+ * Popularity on a log scale of the share of packages downloaded more, saturating at the top
+ * RANK.popularityTop share (with 0.01: 1 for the top 1%, 0.5 for the top 10%, 0.15 for the
+ * median, 0 for the least downloaded).
+ */
+export function popularityLevel(popularity: number | null | undefined): number {
+  const known = typeof popularity === 'number' && Number.isFinite(popularity);
+  const p = known ? Math.min(1, Math.max(0, popularity)) : RANK.popularityUnknown;
+  return Math.min(1, Math.log10(1 / Math.max(1 - p, RANK.popularityTop)) / -Math.log10(RANK.popularityTop));
+}
+
+export function popularityFactor(popularity: number | null | undefined): number {
+  return Math.exp(RANK.popularityWeight * (popularityLevel(popularity) - 1));
+}
+
+/**
+ * Centrality: how many other entries name this one (plugins name their host), on a log scale
+ * saturating at RANK.centralitySaturation mentions; exp(weight * (level - 1)).
+ */
+export function centralityFactor(mentions: number): number {
+  const level = Math.min(1, Math.log1p(Math.max(0, mentions)) / Math.log1p(RANK.centralitySaturation));
+  return Math.exp(RANK.centralityWeight * (level - 1));
+}
+
+/** The per-document part of every posting weight: reliability, popularity and centrality, separately. */
+export function documentFactor(reliability: number, popularity: number | null | undefined, mentions = 0): number {
+  return reliabilityFactor(reliability) * popularityFactor(popularity) * centralityFactor(mentions);
 }
 
 /**
  * Integer posting weight from the BM25F pseudo term frequency (already field-weighted and
- * length-normalised) and the document prior. Integers survive JSON exactly, so the static
+ * length-normalised) and the document factor. Integers survive JSON exactly, so the static
  * shards and the API engine hold bit-identical weights.
  */
-export function postingWeight(tfw: number, prior: number): number {
+export function postingWeight(tfw: number, docFactor: number): number {
   const sat = tfw / (RANK.k1 + tfw);
-  return Math.max(1, Math.round(RANK.scale * sat * priorFactor(prior)));
+  return Math.max(1, Math.round(RANK.scale * sat * docFactor));
 }
 
 /** BM25F pseudo-tf of one term: sum over fields of weight * tf / (1 - b + b * len / avgLen). */

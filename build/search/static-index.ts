@@ -16,6 +16,7 @@ import path from 'node:path';
 import lunr from 'lunr';
 import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocument, termWeights } from './documents.ts';
 import { expansionsToJSON, learnExpansions } from './expand.ts';
+import { type KnowledgeOptions, withCatalogKnowledge } from './knowledge.ts';
 import type { Expansions } from './plan.ts';
 import { compareByPrior, RANK } from './rank.ts';
 
@@ -40,7 +41,7 @@ export interface StaticManifest {
 
 export type DocRow = [id: string, name: string, task: string, platform: string, reliability: number];
 
-export interface StaticWriteOptions {
+export interface StaticWriteOptions extends KnowledgeOptions {
   expansions?: Expansions;
   /** analyzeDocument() of each document, in the same order, if the caller already has it. */
   analyzed?: readonly AnalyzedDocument[];
@@ -62,10 +63,22 @@ export interface StaticWriteSummary {
 
 export const ref36 = (r: number) => r.toString(36);
 
-export function writeStaticSearch(docs: readonly SearchDocument[], outDir: string, opts: StaticWriteOptions = {}): StaticWriteSummary {
+export function writeStaticSearch(
+  raw: readonly SearchDocument[],
+  outDir: string,
+  opts: StaticWriteOptions = {},
+): StaticWriteSummary {
+  // The same knowledge the API engine adds (createSearchIndex); a given analysis is reused only
+  // when it was made with the same knowledge.
+  const docs = withCatalogKnowledge(raw, opts);
   const byId = new Map(docs.map((d, i) => [d.id, i]));
   const order = [...byId.values()].sort((a, b) => (docs[a]!.id < docs[b]!.id ? -1 : 1));
-  const analyzedAll = opts.analyzed && opts.analyzed.length === docs.length ? opts.analyzed : docs.map(analyzeDocument);
+  const given = opts.analyzed && opts.analyzed.length === docs.length ? opts.analyzed : undefined;
+  const analyzedAll = docs.map((d, i) => {
+    const a = given?.[i];
+    const same = a && a.id === d.id && a.about === (d.fields.about ?? []).join(' ') && a.mentions === (d.mentions ?? 0);
+    return same ? a : analyzeDocument(d);
+  });
   const sorted = order.map((i) => docs[i]!);
   const analyzed = order.map((i) => analyzedAll[i]!);
   const expansions = opts.expansions ?? learnExpansions(analyzed);

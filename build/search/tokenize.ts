@@ -42,7 +42,7 @@ export function stem(word: string): string {
   return out;
 }
 
-function isStopWord(word: string): boolean {
+export function isStopWord(word: string): boolean {
   return lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
 }
 const stopCache = new Map<string, boolean>();

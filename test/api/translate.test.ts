@@ -46,6 +46,7 @@ async function fakeUpstream(): Promise<Fake> {
       pump();
     },
     '/@acme%2fcowsay-plus': async (res) => json(res, 200, await fixture('npm-cowsay-plus.json')),
+    '/downloads/point/last-month/@acme/cowsay-plus': (res) => json(res, 200, { downloads: 1_519_211, package: '@acme/cowsay-plus' }),
     '/bigpkg': (res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) }); res.end(Buffer.alloc(6 * 1024 * 1024, 0x20)); },
     '/bigpkg/latest': (res) => json(res, 200, { name: 'bigpkg', version: '9.9.9', description: 'Large document', license: 'MIT' }),
   };
@@ -70,7 +71,7 @@ describe('POST /api/v1/translate', () => {
     up = await fakeUpstream();
     peer = await startTestServer({ apis: false });
     Object.assign(process.env, {
-      GITHUB_API_URL: up.url, PYPI_URL: up.url, NPM_REGISTRY_URL: `${up.url}/`, PEER_CATALOG_HOSTS: new URL(peer.url).host,
+      GITHUB_API_URL: up.url, PYPI_URL: up.url, NPM_REGISTRY_URL: `${up.url}/`, NPM_DOWNLOADS_URL: up.url, PEER_CATALOG_HOSTS: new URL(peer.url).host,
       ALLOW_PRIVATE_UPSTREAMS: '1', UPSTREAM_TIMEOUT_MS: '1500', GITHUB_TOKEN: 'gh-test-token',
     });
     s = await startAdminServer({ apis: false, ip: '10.9.0.4' });
@@ -126,9 +127,13 @@ describe('POST /api/v1/translate', () => {
       identity: { aid: 'npm-acme-cowsay-plus-v1', name: '@acme/cowsay-plus', version: '3.0.1', task: 'Cows that say things, with speech bubbles', tags: ['cow', 'ascii-art', 'fun'], platform: 'npm', license: 'ISC' },
       action: { source_url: 'https://www.npmjs.com/package/@acme/cowsay-plus', install_cmd: 'npm install @acme/cowsay-plus', execute_cmd: 'npx @acme/cowsay-plus' },
     });
+    // Popularity from the downloads API: 1,519,211 a month is the corpus's 80th percentile.
+    expect(r.body.contract.trust.popularity).toBe(0.8);
     // A package document over 5 MB: the small latest-version document instead.
     const big = await translate('https://www.npmjs.com/package/bigpkg');
     expect(big.body.contract.identity).toMatchObject({ aid: 'npm-bigpkg-v1', version: '9.9.9', license: 'MIT' });
+    // No download figure (the downloads API answers 404): popularity stays unknown, the translation works.
+    expect(big.body.contract.trust.popularity).toBeUndefined();
     expect([...up.auth.keys()].every((p) => p.startsWith('/repos/'))).toBe(true);
   });
 

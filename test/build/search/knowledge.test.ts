@@ -1,0 +1,113 @@
+// Ranking factors beyond the text: popularity and reliability as separate factors, what other
+// entries say about a package (mentions, centrality), SDKs <-> API manifest topics, and the
+// concept-coverage rule. Real engines over small real-looking catalogs; no mocks.
+import { describe, expect, it } from 'vitest';
+import type { SearchDocument } from '../../../build/search/documents.ts';
+import { createSearchIndex } from '../../../build/search/engine.ts';
+import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
+import { popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
+
+function tool(name: string, task: string, opts: { prior?: number; popularity?: number | null; platform?: string } = {}): SearchDocument {
+  const platform = opts.platform ?? 'npm';
+  const prior = opts.prior ?? 0.9;
+  const id = `${platform}-${name.replace(/[^a-z0-9]+/g, '-').replace(/^-/, '')}-v1`;
+  return { id, kind: 'tool', platform, prior, popularity: opts.popularity ?? null, fields: { name, task }, display: { name, task, platform, reliability: prior } };
+}
+
+const TOPICS = ['Utility for strings', 'HTTP client helper', 'Date formatting utility', 'CLI argument helper', 'Color conversion'];
+const FILLER = Array.from({ length: 300 }, (_, i) => tool(`filler-${i}`, `${TOPICS[i % 5]} number ${i}`, { prior: [0.72, 0.86, 0.93, 0.97][i % 4]! }));
+const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
+
+describe('ranking factors', () => {
+  it('ranks equal matches by popularity, and by reliability when popularity is absent', () => {
+    const a = tool('yaml-a', 'YAML parser', { prior: 0.99, popularity: 0.2 });
+    const b = tool('yaml-b', 'YAML parser', { prior: 0.86, popularity: 0.995 });
+    const withPop = createSearchIndex([...FILLER, a, b]).engine;
+    expect(ids(withPop.search('yaml parser').slice(0, 2))).toEqual([b.id, a.id]);
+    const none = createSearchIndex([...FILLER, { ...a, popularity: null }, { ...b, popularity: null }]).engine;
+    expect(ids(none.search('yaml parser').slice(0, 2))).toEqual([a.id, b.id]);
+    // The empty query stays in reliability order whatever the popularity.
+    expect(withPop.search('', { limit: 1 })[0]!.id).toBe(a.id);
+  });
+
+  it('lets a match of every concept in the task beat a match of one in the name by a more popular tool', () => {
+    const all = tool('sheet-kit', 'Build widget reports from spreadsheets', { prior: 0.8, popularity: 0.5 });
+    const one = tool('widget', 'A configurable UI element', { prior: 0.97, popularity: 0.999 });
+    const engine = createSearchIndex([...FILLER, all, one]).engine;
+    expect(engine.search('widget reports spreadsheets')[0]!.id).toBe(all.id);
+  });
+
+  it('measures popularity on a log scale that saturates at the top', () => {
+    expect(popularityLevel(1)).toBe(1);
+    expect(popularityLevel(0.995)).toBe(1);
+    expect(popularityLevel(0.9)).toBeCloseTo(0.5, 5);
+    expect(popularityLevel(0)).toBe(0);
+    // Unknown popularity counts as the median, never as the top or the bottom.
+    expect(popularityFactor(null)).toBe(popularityFactor(0.5));
+    expect(popularityFactor(undefined)).toBe(popularityFactor(0.5));
+    expect(popularityFactor(Number.NaN)).toBe(popularityFactor(0.5));
+  });
+});
+
+describe('catalog knowledge', () => {
+  const host = tool('lintkit', 'Pluggable analysis for your code');
+  const plugins = ['react', 'vue', 'imports', 'promises', 'security', 'jsdoc'].map((p) =>
+    tool(`lintkit-plugin-${p}`, `Lint rules about ${p} for Lintkit`),
+  );
+  const rival = tool('lint-runner', 'Runs lint rules', { prior: 0.97 });
+
+  it('learns what a package is for from the entries that name it', () => {
+    const docs = withCatalogKnowledge([...FILLER, host, ...plugins, rival]);
+    const h = docs.find((d) => d.id === host.id)!;
+    expect(h.mentions).toBe(plugins.length);
+    expect(h.fields.about).toContain('lint');
+    expect(h.fields.about).toContain('rule');
+    // An entry nobody names has no about terms and no mentions.
+    expect(docs.find((d) => d.id === rival.id)!.fields.about ?? []).toEqual([]);
+  });
+
+  it('finds the central package for a need its own summary does not state', () => {
+    const engine = createSearchIndex([...FILLER, host, ...plugins, rival]).engine;
+    const hits = ids(engine.search('lint rules', { limit: 10 }));
+    expect(hits).toContain(host.id);
+    // Without the plugins nothing says lintkit is about lint rules.
+    expect(ids(createSearchIndex([...FILLER, host, rival]).engine.search('lint rules'))).not.toContain(host.id);
+    // A write to the package keeps what others say about it until the next build.
+    engine.upsert({ ...host, fields: { ...host.fields, task: 'Pluggable analysis, now faster' } });
+    expect(ids(engine.search('lint rules', { limit: 10 }))).toContain(host.id);
+  });
+
+  it('reads references from names and name-like words, not from plain English', () => {
+    expect(nameReferences('eslint-plugin-react', 'React specific linting rules')).toEqual(new Set(['eslint-plugin-react', 'eslint', 'react', 'eslint-plugin', 'plugin-react']));
+    expect(nameReferences('@babel/core', 'Babel compiler core.')).toEqual(new Set(['@babel/core', 'babel', 'babel-core']));
+    const refs = nameReferences('jest-slack-reporter', 'Posts messages in Slack channels with socket.io');
+    expect(refs.has('slack')).toBe(true);
+    expect(refs.has('socket.io')).toBe(true);
+    expect(refs.has('posts')).toBe(false);
+    expect(refs.has('messages')).toBe(false);
+    // "find" is a package, but most summaries use the word plainly: find-up does not describe it.
+    const find = tool('find', 'Find files');
+    const users = Array.from({ length: 12 }, (_, i) => tool(`x-${i}`, `Helps you find things number ${i}`));
+    const namers = ['find-up', 'find-cache-dir'].map((n) => tool(n, 'Locate a directory upward'));
+    const docs = withCatalogKnowledge([...FILLER, find, ...users, ...namers]);
+    expect(docs.find((d) => d.id === find.id)!.mentions ?? 0).toBe(0);
+  });
+
+  it('gives an SDK named after a web service the topics of its API manifest', () => {
+    expect(serviceKeyOf('@slack/web-api')).toBe('slack');
+    expect(serviceKeyOf('slack-sdk')).toBe('slack');
+    expect(serviceKeyOf('stripe-python')).toBe('stripe');
+    expect(serviceKeyOf('py-stripe')).toBe('stripe');
+    const services = serviceTopics([
+      { service_name: 'paymo_api', category: 'payments', tags: ['payments', 'billing', 'invoices'] },
+      { service_name: 'bigcloud_storage_v1_api', category: 'cloud', tags: ['cloud', 'storage'] },
+    ]);
+    expect(services.get('paymo')).toEqual(['payments', 'billing', 'invoices']);
+    const sdk = tool('paymo', 'API wrapper', { popularity: 0.9 });
+    const other = tool('charge-helper', 'Helpers for payments forms', { popularity: 0.9 });
+    const without = createSearchIndex([...FILLER, sdk, other]).engine;
+    expect(ids(without.search('billing invoices'))).not.toContain(sdk.id);
+    const engine = createSearchIndex([...FILLER, sdk, other], { services }).engine;
+    expect(engine.search('billing invoices')[0]!.id).toBe(sdk.id);
+  });
+});
