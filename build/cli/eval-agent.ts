@@ -12,6 +12,14 @@ import { formatReport, summarise } from '../eval/agent/report.ts';
 import { createSandboxRunner } from '../eval/agent/sandbox-runner.ts';
 import { CatalogClient } from '../eval/agent/service-client.ts';
 import { type AgentTask, loadTaskSet, taskFilesDir } from '../eval/agent/tasks.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--json-out FILE]
+                          [--platform npm|pypi] [--url http://host:port]
+The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
+bundled catalog served by a server this command starts (or the one at --url).
+`);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string) => {

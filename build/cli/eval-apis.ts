@@ -15,6 +15,13 @@ import type { ApiManifest } from '../apis/manifest.ts';
 import { assignServiceNames, specKey } from '../apis/naming.ts';
 import { type OperationsFile, operationsFilePath, readOperationsFile } from '../apis/recipe-schema.ts';
 import { countTokens, distribution } from '../apis/tokens.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run eval:apis [-- --seed 14 --sample 300 --concurrency 2 --max-mb 4 --dir DIR] [--verbose] [--processes]
+Callability of the compiled recipes: requests built from recipes alone, sent to a Prism mock of each source
+definition with request validation on; prints accept rates, token distributions and flagship coverage.
+`);
 
 const { values: args } = parseArgs({
   options: {

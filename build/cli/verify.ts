@@ -9,6 +9,14 @@ import { createCatalogStore } from '../catalog/catalog-store.ts';
 import { loadConfig } from '../config.ts';
 import { sandboxUnavailable } from '../verify/sandbox.ts';
 import { verifyCatalog } from '../verify/verify-catalog.ts';
+import { exitOnHelp } from './help.ts';
+
+exitOnHelp(`
+usage: npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github] [AID ...]
+Installs and runs each tool's commands in the bubblewrap sandbox and reports passed / failed / unverifiable
+(all tools when no aid is given). --json: one object per line; --write stores record.verification.
+Exit 0 when it ran, 2 when it could not run.
+`);
 
 const argv = process.argv.slice(2).filter((a) => a !== '--');
 const flags = new Set<string>();
