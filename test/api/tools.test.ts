@@ -161,7 +161,7 @@ describe('tool endpoints', () => {
       const text = await res.text();
       expect(text).toContain('pip install -U openai-whisper');
       expect(text).toContain('whisper {input} --model {model}');
-      expect(text).toMatch(/- \{input\}: .+\n- \{model\}: the model name/);
+      expect(text).toMatch(/- \{input\} \(input_file, string\): Audio file to transcribe; e\.g\. sample\.wav\n- \{model\} \(option, string\): Model size/);
       expect(text).toMatch(/## Input\ntype: audio\nformat: mp3, wav, m4a\ndescription: Audio file to transcribe/);
       expect(text).toContain('## Output\ntype: string');
       expect(text).toContain(`POST ${BASE_URL}/api/v1/tools/github-openai-whisper-v1`);
@@ -172,8 +172,8 @@ describe('tool endpoints', () => {
     it('serves Apache-2.0 tools and lists required input properties', async () => {
       expect((await s.fetch('/api/v1/tools/pypi-requests-v1/instructions')).status).toBe(200);
       const text = await (await s.fetch('/api/v1/tools/npm-nodemailer-v1/instructions')).text();
-      expect(text).toContain('- to (string, required): Recipient address');
-      expect(text).toContain('- {smtp_url}: a value you supply');
+      expect(text).toContain('- to (string, required, role text, e.g. someone@example.com): Recipient address');
+      expect(text).toContain('- {smtp_url} (url, string): SMTP URL with credentials; e.g. smtps://user:pass@smtp.example.com');
     });
 
     it('answers 404 naming the licence for GPL tools, and saying so for tools without a licence', async () => {
