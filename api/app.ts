@@ -103,7 +103,9 @@ export function createApp(ctx: AppContext): H3 {
   };
   // A static path outranks a parameter in the router: without this, POST /api/v1/tools/trending would
   // reach POST /api/v1/tools/:aid and answer "Tool 'trending' not found" instead of 405.
-  const statics = new Set(app['~routes'].filter((r) => r.method && r.route && !/[:*]/.test(r.route)).map((r) => r.route as string));
+  const statics = new Set(
+    app['~routes'].filter((r) => r.method && r.route && !/[:*]/.test(r.route)).map((r) => r.route as string),
+  );
   for (const route of statics) {
     const allowed = allowedMethods(route);
     app.all(route, (event) => wrongMethod(event, allowed));
@@ -119,7 +121,8 @@ export function createApp(ctx: AppContext): H3 {
       if (res) return res;
       // Browsers ask for /favicon.ico on every document (JSON included); the site has no icon, and a
       // 404 there shows as an error in every console.
-      if (event.url.pathname === '/favicon.ico') return new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } });
+      if (event.url.pathname === '/favicon.ico')
+        return new Response(null, { status: 204, headers: { 'cache-control': 'public, max-age=86400' } });
       throw httpError(404, HTTP.notFound);
     }
     throw httpError(404, HTTP.notFound);

@@ -17,7 +17,10 @@ async function newestMtime(dir: string, skip: ReadonlySet<string> = new Set()): 
   for (const entry of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
     if (skip.has(entry.name)) continue;
     const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? await newestMtime(p, skip) : (await fsp.stat(p).catch(() => null))?.mtimeMs ?? 0);
+    newest = Math.max(
+      newest,
+      entry.isDirectory() ? await newestMtime(p, skip) : ((await fsp.stat(p).catch(() => null))?.mtimeMs ?? 0),
+    );
   }
   return newest;
 }
@@ -35,13 +38,17 @@ const NOT_SITE_SOURCES = new Set(['bench', 'cli']);
 export async function staleReason(config: Config): Promise<string | null> {
   const built = await fsp.stat(path.join(config.distDir, BUILD_INFO)).catch(() => null);
   if (!built) return 'dist/ is missing';
-  const info = JSON.parse(await fsp.readFile(path.join(config.distDir, BUILD_INFO), 'utf8').catch(() => '{}')) as
-    { base_url?: string; api_origin?: string };
+  const info = JSON.parse(await fsp.readFile(path.join(config.distDir, BUILD_INFO), 'utf8').catch(() => '{}')) as {
+    base_url?: string;
+    api_origin?: string;
+  };
   if (info.base_url !== config.baseUrl) return `dist/ was built for BASE_URL ${info.base_url ?? '(unknown)'}`;
-  if ((info.api_origin ?? info.base_url) !== config.apiOrigin) return `dist/ was built for API_ORIGIN ${info.api_origin ?? info.base_url}`;
+  if ((info.api_origin ?? info.base_url) !== config.apiOrigin)
+    return `dist/ was built for API_ORIGIN ${info.api_origin ?? info.base_url}`;
   if ((await newestMtime(config.catalogDir)) > built.mtimeMs) return 'the catalog changed since dist/ was built';
   for (const dir of SITE_SOURCES) {
-    if ((await newestMtime(dir, NOT_SITE_SOURCES)) > built.mtimeMs) return `${path.basename(dir)}/ changed since dist/ was built`;
+    if ((await newestMtime(dir, NOT_SITE_SOURCES)) > built.mtimeMs)
+      return `${path.basename(dir)}/ changed since dist/ was built`;
   }
   return null;
 }
@@ -49,11 +56,20 @@ export async function staleReason(config: Config): Promise<string | null> {
 async function buildNow(config: Config, reason: string): Promise<void> {
   log.info({ reason }, 'building dist/ before serving');
   try {
-    const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, apiOrigin: config.apiOrigin, ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
+    const r = await build({
+      catalogDir: config.catalogDir,
+      distDir: config.distDir,
+      baseUrl: config.baseUrl,
+      apiOrigin: config.apiOrigin,
+      ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}),
+    });
     log.info({ tools_count: r.toolsCount, ms: Math.round(r.ms) }, 'dist/ built');
   } catch (error) {
     if (!(error instanceof CatalogInvalidError)) throw error;
-    log.error({ errors: error.errors.slice(0, 50) }, 'catalog invalid: serving the previous dist/ (if any); fix it with `npm run validate`');
+    log.error(
+      { errors: error.errors.slice(0, 50) },
+      'catalog invalid: serving the previous dist/ (if any); fix it with `npm run validate`',
+    );
   }
 }
 
@@ -72,8 +88,15 @@ async function startupBuild(config: Config, reason: string | null): Promise<void
     await store.overlay?.ready();
     if (!reason || !store.overlay) return;
     const lock = await tryLock(store.overlay.client(), store.overlay.names.lock, lockTtlMs());
-    if (!lock) { log.info('dist/ is being built by another process on this Redis: serving it as it is'); return; }
-    try { await buildNow(config, reason); } finally { await lock.release(); }
+    if (!lock) {
+      log.info('dist/ is being built by another process on this Redis: serving it as it is');
+      return;
+    }
+    try {
+      await buildNow(config, reason);
+    } finally {
+      await lock.release();
+    }
   } finally {
     await store.storage.dispose();
   }
@@ -87,12 +110,21 @@ async function startupBuild(config: Config, reason: string | null): Promise<void
 function stopOnSignals(server: RunningServer): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) { log.warn({ signal }, 'second signal: exiting without waiting'); process.exit(1); }
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
     stopping = true;
     log.info({ signal }, 'shutdown started');
     server.close().then(
-      () => { log.info('shutdown complete'); process.exit(0); },
-      (error: unknown) => { log.error({ err: (error as Error).message }, 'shutdown failed'); process.exit(1); },
+      () => {
+        log.info('shutdown complete');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: (error as Error).message }, 'shutdown failed');
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', stop);
@@ -105,7 +137,10 @@ async function main() {
     config = loadConfig();
   } catch (error) {
     // A STORAGE_URL of another scheme is reported as an unreachable one is (below: exit 1).
-    if (error instanceof ConfigError && !(error instanceof StorageUrlError)) { console.error(error.message); process.exit(2); }
+    if (error instanceof ConfigError && !(error instanceof StorageUrlError)) {
+      console.error(error.message);
+      process.exit(2);
+    }
     throw error;
   }
   // --no-build: serve the API (and whatever dist/ holds) without building, e.g. behind a CDN that hosts dist/.
@@ -118,7 +153,10 @@ async function main() {
     console.error(`not started: port ${config.port} on ${config.host} is already in use (set PORT to another port)`);
     process.exit(1);
   }
-  log.info({ url: server.url, base_url: config.baseUrl }, `Tool Contract Catalog listening on ${server.url} (public URL ${config.baseUrl})`);
+  log.info(
+    { url: server.url, base_url: config.baseUrl },
+    `Tool Contract Catalog listening on ${server.url} (public URL ${config.baseUrl})`,
+  );
   stopOnSignals(server);
 }
 

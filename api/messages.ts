@@ -33,7 +33,8 @@ export const HTTP = {
   pathTooLong: (max: number) => `Request path too long: the limit is ${max} characters`,
   bodyTooLarge: (limit: number) => `Request body too large: the limit is ${limit} bytes`,
   bodyIncomplete: 'Request body incomplete: the connection closed before the whole body arrived',
-  unsupportedMediaType: (type: string) => `Unsupported Media Type: send the body as application/json (got ${clip(type, 60)})`,
+  unsupportedMediaType: (type: string) =>
+    `Unsupported Media Type: send the body as application/json (got ${clip(type, 60)})`,
   crossOriginAdmin: 'Cross-origin requests are not allowed on admin routes',
   /** Default details by status, for errors that bring none. */
   defaults: {
@@ -79,7 +80,8 @@ export const ADMIN = {
   compileOneSource: 'Send exactly one of url and definition',
   compileUrlHost: (hosts: string[]) => `Unsupported URL: give an https URL on one of ${hosts.join(', ')}`,
   compileFailed: (reason: string) => `cannot be compiled: ${reason}`,
-  compileFailedAt: (host: string, reason: string) => `the definition at ${host} cannot be compiled: ${clip(reason, 300)}`,
+  compileFailedAt: (host: string, reason: string) =>
+    `the definition at ${host} cannot be compiled: ${clip(reason, 300)}`,
 } as const;
 
 export const CONTRIBUTE = {
@@ -92,7 +94,8 @@ export const TRANSLATE = {
   unsupportedUrl:
     'Unsupported URL: give a GitHub repository, a PyPI project, an npm package, or a contract URL ' +
     '(/api/v1/tools/<aid>) on an allowed peer catalog',
-  notAContract: (kind: string, reason: string) => `the ${kind} source does not make a valid contract: ${clip(reason, 300)}`,
+  notAContract: (kind: string, reason: string) =>
+    `the ${kind} source does not make a valid contract: ${clip(reason, 300)}`,
   peerNotAContract: (host: string) => `peer catalog (${host}) did not answer a contract`,
 } as const;
 

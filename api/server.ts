@@ -47,7 +47,11 @@ function timedSearch(search: ToolSearch, metrics: Metrics): ToolSearch {
   const rank = search.search.bind(search);
   search.search = (q, options) => {
     const started = performance.now();
-    try { return rank(q, options); } finally { metrics.search('tools', (performance.now() - started) / 1000); }
+    try {
+      return rank(q, options);
+    } finally {
+      metrics.search('tools', (performance.now() - started) / 1000);
+    }
   };
   return search;
 }
@@ -59,7 +63,10 @@ function timedSearch(search: ToolSearch, metrics: Metrics): ToolSearch {
 function drain(server: http.Server, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-    server.close(() => { clearTimeout(cut); resolve(); });
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }
@@ -83,7 +90,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   }
   // Rebuilds run on a worker thread from the snapshot current when each build starts; with several
   // processes on one Redis, behind the shared rebuild lock (scale-out.ts).
-  const builder = workerBuilder({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, apiOrigin: config.apiOrigin, ...(store.overlay && config.storageUrl ? { storageUrl: config.storageUrl } : {}) });
+  const builder = workerBuilder({
+    catalogDir: config.catalogDir,
+    distDir: config.distDir,
+    baseUrl: config.baseUrl,
+    apiOrigin: config.apiOrigin,
+    ...(store.overlay && config.storageUrl ? { storageUrl: config.storageUrl } : {}),
+  });
   const timedBuild = async (aids: string[] | null) => {
     const started = performance.now();
     log.info({ tools: aids?.length ?? 'all' }, 'rebuild started');

@@ -37,7 +37,8 @@ export function redactUrl(raw: string): string {
 function parsePort(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 3000;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be an integer 0..65535, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`PORT must be an integer 0..65535, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -55,7 +56,8 @@ export function normalizeBaseUrl(raw: string, name = 'BASE_URL'): string {
 /** Unset, or a Redis URL (redis:// or rediss://): the one check of STORAGE_URL's scheme. */
 function parseStorageUrl(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
-  if (!/^rediss?:\/\//i.test(raw)) throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(raw)}`);
+  if (!/^rediss?:\/\//i.test(raw))
+    throw new StorageUrlError(`STORAGE_URL must be redis://host:port/db (or rediss://), got ${redactUrl(raw)}`);
   return raw;
 }
 

@@ -10,15 +10,20 @@ export const data = {
 
 export function render(d: { indexPage: IndexPage; site: SiteData }): string {
   const { indexPage: p, site } = d;
-  const nav = site.indexPages.length > 1
-    ? `<nav aria-label="Pages"><p>Pages: ${site.indexPages.map((q) => (q.number === p.number ? `<strong>${q.number}</strong>` : `<a href="${esc(q.path)}">${q.number}</a>`)).join(' ')}</p></nav>`
-    : '';
-  const groups = p.groups.map((g) => `<section>
+  const nav =
+    site.indexPages.length > 1
+      ? `<nav aria-label="Pages"><p>Pages: ${site.indexPages.map((q) => (q.number === p.number ? `<strong>${q.number}</strong>` : `<a href="${esc(q.path)}">${q.number}</a>`)).join(' ')}</p></nav>`
+      : '';
+  const groups = p.groups
+    .map(
+      (g) => `<section>
 <h2 id="${esc(g.platform)}">${esc(g.platform)} (${g.total} tools)</h2>
 <ul>
 ${g.entries.map((e) => `<li><a href="${esc(e.href)}">${esc(e.name)}</a>: ${esc(e.task)} <small>(${esc(e.platform)}, reliability ${e.reliability})</small></li>`).join('\n')}
 </ul>
-</section>`).join('\n');
+</section>`,
+    )
+    .join('\n');
   const body = `<header>
 <h1>${esc(site.name)}</h1>
 <p>${esc(site.description)}</p>
@@ -29,6 +34,12 @@ ${nav}
 ${groups}
 ${nav}
 </main>`;
-  const title = p.number === 1 ? `${site.name}: tool contracts for AI agents` : `${site.name}: tool contracts, page ${p.number}`;
-  return layout({ title, description: `${site.description} Page ${p.number} of ${site.indexPages.length}.`, canonical: `${site.baseUrl}${p.path}`, body });
+  const title =
+    p.number === 1 ? `${site.name}: tool contracts for AI agents` : `${site.name}: tool contracts, page ${p.number}`;
+  return layout({
+    title,
+    description: `${site.description} Page ${p.number} of ${site.indexPages.length}.`,
+    canonical: `${site.baseUrl}${p.path}`,
+    body,
+  });
 }

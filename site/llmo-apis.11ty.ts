@@ -11,12 +11,16 @@ export function render(d: { site: SiteData }): string {
   const { apis } = site;
   const { groups } = apis;
   const toc = groups.map((g) => `<a href="#${esc(g.id)}">${esc(g.id)}</a> (${g.entries.length})`).join(', ');
-  const sections = groups.map((g) => `<section>
+  const sections = groups
+    .map(
+      (g) => `<section>
 <h2 id="${esc(g.id)}">${esc(g.id)} (${g.entries.length} APIs)</h2>
 <ul>
 ${g.entries.map((e) => `<li><a href="${esc(e.manifestHref)}">${esc(e.serviceName)}</a>: ${esc(e.title)}. base_url <code>${esc(e.baseUrl)}</code>, auth ${esc(e.auth)}, ${e.intents} ${e.intents === 1 ? 'intent' : 'intents'}</li>`).join('\n')}
 </ul>
-</section>`).join('\n');
+</section>`,
+    )
+    .join('\n');
   const body = `<header>
 <h1>${esc(site.name)}: web-API manifests</h1>
 <p>${apis.total} compiled web-API manifests. Each link is the manifest (service, base_url, auth, intents) as JSON.

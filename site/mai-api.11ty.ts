@@ -46,7 +46,10 @@ footer{border-top:1px solid var(--line);margin-top:3rem;padding:1.5rem 0 2.5rem;
 const n = (v: number) => v.toLocaleString('en-US');
 
 function table(g: ApiCategoryGroup): string {
-  const rows = g.entries.map((e) => `<tr><td class="api"><strong>${esc(e.title)}</strong><br><code>${esc(e.serviceName)}</code></td><td class="url">${esc(e.host)}</td><td class="auth">${esc(e.authLabel)}</td><td class="num">${e.intents}</td><td><a href="${esc(e.manifestHref)}">JSON</a></td></tr>`);
+  const rows = g.entries.map(
+    (e) =>
+      `<tr><td class="api"><strong>${esc(e.title)}</strong><br><code>${esc(e.serviceName)}</code></td><td class="url">${esc(e.host)}</td><td class="auth">${esc(e.authLabel)}</td><td class="num">${e.intents}</td><td><a href="${esc(e.manifestHref)}">JSON</a></td></tr>`,
+  );
   return `<section class="cat" id="${esc(g.id)}" aria-labelledby="h-${esc(g.id)}">
 <h2 id="h-${esc(g.id)}">${esc(g.label)} <span class="count">${n(g.entries.length)}</span><a href="#top">Top ↑</a></h2>
 <table><thead><tr><th>API</th><th class="url">Base URL</th><th>Auth</th><th class="num">Intents</th><th>Manifest</th></tr></thead>
@@ -62,7 +65,12 @@ export function render(d: { site: SiteData }): string {
   const stats = [
     `<li><strong>${n(total)}</strong>APIs</li>`,
     `<li><strong>${groups.length}</strong>categories</li>`,
-    ...(t ? [`<li><strong>${t.ratio}×</strong>fewer tokens than the definitions</li>`, `<li><strong>${n(t.medianManifest)}</strong>tokens in a typical manifest</li>`] : []),
+    ...(t
+      ? [
+          `<li><strong>${t.ratio}×</strong>fewer tokens than the definitions</li>`,
+          `<li><strong>${n(t.medianManifest)}</strong>tokens in a typical manifest</li>`,
+        ]
+      : []),
   ].join('');
   const body = `<header id="top"><div class="wrap">
 <p class="crumb"><a href="/">${esc(site.name)}</a> › Web-API manifests</p>

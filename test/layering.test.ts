@@ -27,8 +27,9 @@ beforeAll(async () => {
   config.files.includes = ['**/*.ts'];
   delete config.$schema;
   await fsp.writeFile(path.join(dir, 'biome.json'), JSON.stringify(config));
-  const run = await promisify(execFile)(BIOME, ['lint', '--reporter=json', '--max-diagnostics=200', '.'], { cwd: dir })
-    .catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const run = await promisify(execFile)(BIOME, ['lint', '--reporter=json', '--max-diagnostics=200', '.'], {
+    cwd: dir,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
   const report = JSON.parse(run.stdout) as { diagnostics: Diagnostic[] };
   diagnostics = report.diagnostics.map((d) => ({
     file: typeof d.location.path === 'string' ? d.location.path : d.location.path.file,

@@ -14,7 +14,9 @@ import compression from 'compression';
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 
 const middleware = compression({
-  threshold: 1024, level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
+  threshold: 1024,
+  level: 1,
+  brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } },
 }) as unknown as Handler;
 
 type Head = [number, ...unknown[]];
@@ -44,7 +46,11 @@ export function compress(req: http.IncomingMessage, res: http.ServerResponse, ha
       const h = head;
       head = null;
       (inner.writeHead as (...a: unknown[]) => void).apply(res, h);
-      if (body !== null) { const b = body; body = null; (inner.write as (c: unknown) => boolean).call(res, b); }
+      if (body !== null) {
+        const b = body;
+        body = null;
+        (inner.write as (c: unknown) => boolean).call(res, b);
+      }
     };
     res.writeHead = function (this: http.ServerResponse, ...args: unknown[]) {
       head = args as Head;
@@ -64,7 +70,10 @@ export function compress(req: http.IncomingMessage, res: http.ServerResponse, ha
     } as typeof res.write;
     res.end = function (this: http.ServerResponse, ...args: unknown[]) {
       // The adapter ends with end(callback); the middleware takes a first argument as a chunk.
-      if (typeof args[0] === 'function') { this.once('finish', args[0] as () => void); args = []; }
+      if (typeof args[0] === 'function') {
+        this.once('finish', args[0] as () => void);
+        args = [];
+      }
       if (head) {
         const length = body === null ? 0 : Buffer.byteLength(body);
         if (args.length === 0) head = withLength(head, length);

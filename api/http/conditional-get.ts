@@ -61,6 +61,8 @@ export function conditionalGet(): Middleware {
     const rule = route ? RULES[route] : undefined;
     if (!rule) return next();
     const value = next();
-    return value instanceof Promise ? value.then((v) => withValidators(event, v, rule)) : withValidators(event, value, rule);
+    return value instanceof Promise
+      ? value.then((v) => withValidators(event, v, rule))
+      : withValidators(event, value, rule);
   };
 }

@@ -19,7 +19,12 @@ export const MCP_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
 export const ALLOWED_HEADERS = 'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID';
 export const EXPOSED_HEADERS = 'Retry-After, Allow, Mcp-Session-Id, Mcp-Protocol-Version';
 const MAX_AGE_S = '86400';
-const CLOSED_HEADERS = ['access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods', 'access-control-allow-headers'];
+const CLOSED_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+];
 
 export type CorsClass = 'public' | 'closed' | 'other';
 

@@ -47,7 +47,8 @@ export function renderError(error: HTTPError, event: H3Event): Response {
     const data = error.data as ErrorData | undefined;
     if (data && 'detail' in (data as object)) detail = data.detail;
     else if (status >= 500) {
-      if (error.unhandled || status === 500) console.error(`[${event.req.method} ${event.url.pathname}]`, error.cause ?? error);
+      if (error.unhandled || status === 500)
+        console.error(`[${event.req.method} ${event.url.pathname}]`, error.cause ?? error);
       detail = status === 500 ? HTTP.serverError : (HTTP.defaults[status] ?? 'Server Error');
     } else detail = HTTP.defaults[status] ?? 'Error';
   }

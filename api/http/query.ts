@@ -19,7 +19,11 @@ export function textQuery(event: H3Event, name: string, options: { required: boo
   return cleanText(raw);
 }
 
-export function intQuery(event: H3Event, name: string, schema: { minimum: number; maximum: number; default: number }): number {
+export function intQuery(
+  event: H3Event,
+  name: string,
+  schema: { minimum: number; maximum: number; default: number },
+): number {
   const raw = last(event, name);
   if (raw === undefined) return schema.default;
   if (!/^\s*[+-]?\d{1,15}\s*$/.test(raw)) {
@@ -36,6 +40,9 @@ export function enumQuery<T extends string>(event: H3Event, name: string, values
   const raw = (last(event, name) ?? '').trim().toLowerCase();
   if (raw === '') return '';
   if ((values as readonly string[]).includes(raw)) return raw as T;
-  const list = values.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+  const list = values
+    .map((v) => `'${v}'`)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ' or $1');
   throw invalid('query', name, VALIDATION.oneOf(list), 'enum');
 }

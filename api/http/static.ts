@@ -25,7 +25,10 @@ export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerC
 const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=3600';
 
 /** The precompressed files the build writes beside each compressible one (build/compress/precompress.ts). */
-const PRECOMPRESSED = [['br', '.br'], ['gzip', '.gz']] as const;
+const PRECOMPRESSED = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+] as const;
 
 /**
  * The encodings a client accepts, in this server's order of preference (br first: smaller files). Ours,
@@ -60,7 +63,10 @@ export function serveDist(event: H3Event, distDir: string) {
         if (!encoded?.isFile()) continue;
         chosen.set(id, file + ext);
         return {
-          size: encoded.size, mtime: encoded.mtimeMs, type: contentTypeOf(file), encoding,
+          size: encoded.size,
+          mtime: encoded.mtimeMs,
+          type: contentTypeOf(file),
+          encoding,
           etag: `W/"${encoded.size.toString(36)}-${Math.floor(encoded.mtimeMs).toString(36)}-${encoding}"`,
         };
       }

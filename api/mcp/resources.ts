@@ -1,7 +1,13 @@
 // MCP resources: each listable contract as catalog://tools/{aid} (partial form, the action stays behind the
 // tax gate) and each API manifest as catalog://apis/{service_name}. resources/list is paginated, because the
 // catalog may hold 100,000 tools; the templates let a client read any aid without listing.
-import { ErrorCode, McpError, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContract } from '../../build/model/contract.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
@@ -20,11 +26,17 @@ const JSON_TYPE = 'application/json';
 
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
-    uriTemplate: `${TOOL_URI}{aid}`, name: 'tool-contract', title: 'Tool contract', mimeType: JSON_TYPE,
+    uriTemplate: `${TOOL_URI}{aid}`,
+    name: 'tool-contract',
+    title: 'Tool contract',
+    mimeType: JSON_TYPE,
     description: 'One tool contract by aid, action block withheld (the get_tool tool with a tax payload returns it).',
   },
   {
-    uriTemplate: `${API_URI}{service_name}`, name: 'api-manifest', title: 'Web-API manifest', mimeType: JSON_TYPE,
+    uriTemplate: `${API_URI}{service_name}`,
+    name: 'api-manifest',
+    title: 'Web-API manifest',
+    mimeType: JSON_TYPE,
     description: 'The compiled manifest of one web API: base URL, auth, intents.',
   },
 ];
@@ -44,20 +56,27 @@ function listedApis(apis: ApiCatalog): ApiRecord[] {
   // Every served manifest (byName holds only those), most reliable first, ties by name: not the search
   // engine's empty query, whose answers stop at its result cap (1,000) and would cut the listing short.
   if (!list) {
-    list = [...apis.byName.values()].sort((a, b) =>
-      b.trust.reliability_score - a.trust.reliability_score || (a.service_name < b.service_name ? -1 : 1));
+    list = [...apis.byName.values()].sort(
+      (a, b) => b.trust.reliability_score - a.trust.reliability_score || (a.service_name < b.service_name ? -1 : 1),
+    );
     apiOrder.set(apis, list);
   }
   return list;
 }
 
 const toolResource = (c: ToolContract): Resource => ({
-  uri: `${TOOL_URI}${c.identity.aid}`, name: c.identity.aid, title: c.identity.name, mimeType: JSON_TYPE,
+  uri: `${TOOL_URI}${c.identity.aid}`,
+  name: c.identity.aid,
+  title: c.identity.name,
+  mimeType: JSON_TYPE,
   ...(c.identity.task ? { description: c.identity.task } : {}),
 });
 
 const apiResource = (r: ApiRecord): Resource => ({
-  uri: `${API_URI}${r.service_name}`, name: r.service_name, title: r.manifest.service || r.service_name, mimeType: JSON_TYPE,
+  uri: `${API_URI}${r.service_name}`,
+  name: r.service_name,
+  title: r.manifest.service || r.service_name,
+  mimeType: JSON_TYPE,
   description: `${r.category} web API, ${r.manifest.intents.length} intents`,
 });
 
@@ -71,7 +90,10 @@ function decodeCursor(cursor: string | undefined): number {
 }
 
 /** One page over the tools (most reliable first), then the API manifests. */
-export function listResources(ctx: AppContext, cursor: string | undefined): { resources: Resource[]; nextCursor?: string } {
+export function listResources(
+  ctx: AppContext,
+  cursor: string | undefined,
+): { resources: Resource[]; nextCursor?: string } {
   const offset = decodeCursor(cursor);
   const tools = listedTools(ctx.snapshot);
   const apis = listedApis(ctx.apis);
@@ -86,7 +108,9 @@ export function listResources(ctx: AppContext, cursor: string | undefined): { re
 const notFound = (uri: string) => new McpError(RESOURCE_NOT_FOUND, 'Resource not found', { uri: uri.slice(0, 300) });
 
 export async function readResource(ctx: AppContext, caller: Caller, uri: string): Promise<ReadResourceResult> {
-  const json = (value: unknown): ReadResourceResult => ({ contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value) }] });
+  const json = (value: unknown): ReadResourceResult => ({
+    contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value) }],
+  });
   if (uri.startsWith(TOOL_URI)) {
     let tool: ToolContract;
     try {

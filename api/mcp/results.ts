@@ -9,7 +9,10 @@ import { DomainError, type ValidationItem } from '../services/errors.ts';
 
 export function toolResult(value: object): CallToolResult {
   // The text copy is for clients that ignore structuredContent.
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
 }
 
 export function errorResult(message: string): CallToolResult {
@@ -17,11 +20,13 @@ export function errorResult(message: string): CallToolResult {
 }
 
 // REST validation items point into the body (['body', 'tax_payload', 'trend_keyword']); here they are arguments.
-const where = (loc: (string | number)[]) => loc.filter((p) => p !== 'body' && p !== 'tax_payload').join('.') || 'arguments';
+const where = (loc: (string | number)[]) =>
+  loc.filter((p) => p !== 'body' && p !== 'tax_payload').join('.') || 'arguments';
 
 function describeDetail(detail: unknown, status?: number): string {
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return MCP.invalidArguments((detail as ValidationItem[]).map((it) => `${where(it.loc)}: ${it.msg}`));
+  if (Array.isArray(detail))
+    return MCP.invalidArguments((detail as ValidationItem[]).map((it) => `${where(it.loc)}: ${it.msg}`));
   return `Error ${status ?? ''}`.trim();
 }
 
@@ -47,7 +52,8 @@ export function describeArgumentErrors(errors: ErrorObject[] | null | undefined)
     const path = e.instancePath.split('/').filter(Boolean).join('.');
     if (e.keyword === 'required') return `${String(p.missingProperty)}: required`;
     if (e.keyword === 'additionalProperties') return `${String(p.additionalProperty)}: unknown argument`;
-    if (e.keyword === 'enum') return `${path}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    if (e.keyword === 'enum')
+      return `${path}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     return `${path || 'arguments'}: ${e.message ?? 'invalid'}`;
   });
   return MCP.invalidArguments([...new Set(clauses)]);

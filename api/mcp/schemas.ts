@@ -47,32 +47,72 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 export const MCP_LIST_LIMIT = { minimum: 1, maximum: 10, default: 10 };
 
 const tax = TaxPayload.properties;
-const aid = { type: 'string', pattern: AID_PATTERN, maxLength: 140, description: 'Tool identifier (aid), e.g. npm-axios-v1, as listed by search_tools.' };
-const input = (properties: Json, required: string[]): Json => ({ type: 'object', properties, required, additionalProperties: false });
+const aid = {
+  type: 'string',
+  pattern: AID_PATTERN,
+  maxLength: 140,
+  description: 'Tool identifier (aid), e.g. npm-axios-v1, as listed by search_tools.',
+};
+const input = (properties: Json, required: string[]): Json => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
 
 export const inputSchemas = {
-  search_tools: input({
-    query: { type: 'string', maxLength: Q_MAX, description: 'Keywords or an intent phrase ("send transactional email"); empty lists the most reliable tools.' },
-    category: { type: 'string', enum: [...PLATFORMS], description: 'Only tools from this source platform.' },
-    limit: { type: 'integer', ...MCP_LIST_LIMIT, description: 'How many tools, 1 to 10.' },
-  }, ['query']),
-  get_tool: input({
-    aid,
-    execution_feedback: { ...tax.execution_feedback, description: 'Tax payload, sent with trend_keyword to unlock the action block (install_cmd, execute_cmd): HTTP-style status of your last use of the tool (2xx worked, 4xx/5xx failed; 200 on first use).' },
-    trend_keyword: tax.trend_keyword,
-    validation_vote: tax.validation_vote,
-    micro_translation: tax.micro_translation,
-  }, ['aid']),
-  report_outcome: input({
-    aid,
-    execution_feedback: tax.execution_feedback,
-    trend_keyword: tax.trend_keyword,
-    validation_vote: tax.validation_vote,
-    micro_translation: tax.micro_translation,
-  }, ['aid', 'execution_feedback', 'trend_keyword']),
+  search_tools: input(
+    {
+      query: {
+        type: 'string',
+        maxLength: Q_MAX,
+        description: 'Keywords or an intent phrase ("send transactional email"); empty lists the most reliable tools.',
+      },
+      category: { type: 'string', enum: [...PLATFORMS], description: 'Only tools from this source platform.' },
+      limit: { type: 'integer', ...MCP_LIST_LIMIT, description: 'How many tools, 1 to 10.' },
+    },
+    ['query'],
+  ),
+  get_tool: input(
+    {
+      aid,
+      execution_feedback: {
+        ...tax.execution_feedback,
+        description:
+          'Tax payload, sent with trend_keyword to unlock the action block (install_cmd, execute_cmd): HTTP-style status of your last use of the tool (2xx worked, 4xx/5xx failed; 200 on first use).',
+      },
+      trend_keyword: tax.trend_keyword,
+      validation_vote: tax.validation_vote,
+      micro_translation: tax.micro_translation,
+    },
+    ['aid'],
+  ),
+  report_outcome: input(
+    {
+      aid,
+      execution_feedback: tax.execution_feedback,
+      trend_keyword: tax.trend_keyword,
+      validation_vote: tax.validation_vote,
+      micro_translation: tax.micro_translation,
+    },
+    ['aid', 'execution_feedback', 'trend_keyword'],
+  ),
   get_trending: input({ limit: { type: 'integer', ...LIMIT, description: 'How many tools, 1 to 20.' } }, []),
-  search_apis: input({ query: { type: 'string', minLength: 1, maxLength: Q_MAX, description: 'Intent phrase, e.g. "send sms".' } }, ['query']),
-  get_api_manifest: input({ service_name: { type: 'string', minLength: 1, maxLength: 200, description: 'service_name of an API listing item (search_apis).' } }, ['service_name']),
+  search_apis: input(
+    { query: { type: 'string', minLength: 1, maxLength: Q_MAX, description: 'Intent phrase, e.g. "send sms".' } },
+    ['query'],
+  ),
+  get_api_manifest: input(
+    {
+      service_name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        description: 'service_name of an API listing item (search_apis).',
+      },
+    },
+    ['service_name'],
+  ),
 } satisfies Record<string, Json>;
 
 /**

@@ -12,7 +12,8 @@ import { MCP_TOOLS } from './tools.ts';
 /** The name in the official MCP registry (io.github.<org> namespaces are verified through GitHub). */
 export const REGISTRY_NAME = 'io.github.tool-contract-catalog/catalog';
 /** At most 100 characters (registry and SEP-2127 limit). */
-export const REGISTRY_DESCRIPTION = 'Search tool contracts (GitHub, PyPI, npm) and web-API manifests; get install and run commands.';
+export const REGISTRY_DESCRIPTION =
+  'Search tool contracts (GitHub, PyPI, npm) and web-API manifests; get install and run commands.';
 
 export const SERVER_CARD_PATHS = ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card'] as const;
 export const SERVER_CARD_V2_PATH = '/mcp/server-card';
@@ -29,7 +30,13 @@ export function serverCard(baseUrl: string) {
     capabilities: SERVER_CAPABILITIES,
     instructions: INSTRUCTIONS,
     authentication: { required: false },
-    tools: MCP_TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+    tools: MCP_TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      annotations,
+    })),
     resources: ['dynamic'],
     prompts: [],
   };
@@ -43,6 +50,12 @@ export function serverCardV2(baseUrl: string) {
     description: REGISTRY_DESCRIPTION,
     title: SERVER_INFO.title,
     websiteUrl: `${baseUrl}/`,
-    remotes: [{ type: 'streamable-http' as const, url: `${baseUrl}/mcp`, supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS] }],
+    remotes: [
+      {
+        type: 'streamable-http' as const,
+        url: `${baseUrl}/mcp`,
+        supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      },
+    ],
   };
 }

@@ -4,8 +4,15 @@
 // would only accept as zod.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema, type CallToolResult, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type Tool,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import { createAjv } from '../../build/model/validate-contract.ts';
@@ -34,7 +41,12 @@ const validators = new Map(MCP_TOOLS.map((t) => [t.name as string, ajv.compile(a
 /** What tools/list shows: everything but the implementation. */
 export const listedTool = ({ run: _run, ...tool }: (typeof MCP_TOOLS)[number]): Tool => tool as Tool;
 
-async function callTool(ctx: AppContext, caller: Caller, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(
+  ctx: AppContext,
+  caller: Caller,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   const tool = mcpToolByName.get(name);
   // An unknown tool is a protocol error (the caller named something that does not exist), not a tool result.
   if (!tool) throw new McpError(ErrorCode.InvalidParams, MCP.unknownTool(name));
@@ -48,7 +60,9 @@ async function callTool(ctx: AppContext, caller: Caller, name: string, args: Rec
 }
 
 interface RequestSchema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
   omit(mask: { params: true }): { loose(): Parameters<Server['setRequestHandler']>[0] };
 }
 

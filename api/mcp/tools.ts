@@ -43,23 +43,41 @@ function taxBody(args: Args): Args | undefined {
 }
 
 const text = (v: unknown) => cleanText(typeof v === 'string' ? v : '');
-const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const records: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const readOnly: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+const records: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSchema'>> = {
   search_tools: {
     title: 'Search tool contracts',
-    description: 'Find installable tools (GitHub, PyPI, npm libraries and models) by keyword or intent, e.g. "send transactional email". '
-      + 'Returns up to 10 contracts ranked by relevance and reliability: identity, input/output schemas, trust and live usage counters, '
-      + 'without the action block (install and execute commands). Call get_tool with an aid for one contract.',
+    description:
+      'Find installable tools (GitHub, PyPI, npm libraries and models) by keyword or intent, e.g. "send transactional email". ' +
+      'Returns up to 10 contracts ranked by relevance and reliability: identity, input/output schemas, trust and live usage counters, ' +
+      'without the action block (install and execute commands). Call get_tool with an aid for one contract.',
     annotations: readOnly,
-    run: (args, { ctx }) => toolList(ctx, text(args.query), (args.category as Platform | undefined) ?? '', (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default),
+    run: (args, { ctx }) =>
+      toolList(
+        ctx,
+        text(args.query),
+        (args.category as Platform | undefined) ?? '',
+        (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
+      ),
   },
   get_tool: {
     title: 'Get a tool contract',
-    description: 'One tool contract by aid. Without a tax payload: the partial contract (action withheld) plus what to send. '
-      + 'With execution_feedback (HTTP-style status of your last use of the tool; 200 on first use) and trend_keyword (your use case, '
-      + 'two or more words): the full contract with the action block (install_cmd, execute_cmd); the report is recorded anonymously.',
+    description:
+      'One tool contract by aid. Without a tax payload: the partial contract (action withheld) plus what to send. ' +
+      'With execution_feedback (HTTP-style status of your last use of the tool; 200 on first use) and trend_keyword (your use case, ' +
+      'two or more words): the full contract with the action block (install_cmd, execute_cmd); the report is recorded anonymously.',
     annotations: records,
     async run(args, { ctx, caller }) {
       const tool = toolByAid(ctx, text(args.aid));
@@ -70,34 +88,42 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
   },
   report_outcome: {
     title: 'Report how a tool worked',
-    description: 'After using a tool, report the outcome: execution_feedback (200 worked, 4xx/5xx failed), trend_keyword (your use case), '
-      + 'optionally validation_vote (yes / no / partial: did it solve your task). Anonymous; keeps reliability scores honest. '
-      + 'Returns the tool\'s updated usage counters.',
+    description:
+      'After using a tool, report the outcome: execution_feedback (200 worked, 4xx/5xx failed), trend_keyword (your use case), ' +
+      'optionally validation_vote (yes / no / partial: did it solve your task). Anonymous; keeps reliability scores honest. ' +
+      "Returns the tool's updated usage counters.",
     annotations: records,
     async run(args, { ctx, caller }) {
       const tool = toolByAid(ctx, text(args.aid));
       // A body is always sent, so the gate stores the report (and reads the counters after it) or throws
       // its 422; the unpaid branch cannot happen, and would read them itself.
       const result = await taxGate(ctx, tool, caller, async () => taxBody(args) ?? {});
-      return { aid: tool.identity.aid, recorded: true, telemetry: result.paid ? result.telemetry : await telemetryOf(ctx, tool.identity.aid) };
+      return {
+        aid: tool.identity.aid,
+        recorded: true,
+        telemetry: result.paid ? result.telemetry : await telemetryOf(ctx, tool.identity.aid),
+      };
     },
   },
   get_trending: {
     title: 'Most reliable tools',
-    description: 'The top tools of the catalog by reliability score (1 to 20, default 10), as listing items without the action block.',
+    description:
+      'The top tools of the catalog by reliability score (1 to 20, default 10), as listing items without the action block.',
     annotations: readOnly,
     run: (args, { ctx }) => trendingList(ctx, (args.limit as number | undefined) ?? 10),
   },
   search_apis: {
     title: 'Search web-API manifests',
-    description: 'Find web APIs by intent, e.g. "send sms" or "geocode an address". Returns up to 10 compiled API listings '
-      + '(base URL, auth type, number of intents); call get_api_manifest with a service_name for the endpoints.',
+    description:
+      'Find web APIs by intent, e.g. "send sms" or "geocode an address". Returns up to 10 compiled API listings ' +
+      '(base URL, auth type, number of intents); call get_api_manifest with a service_name for the endpoints.',
     annotations: readOnly,
     run: async (args, { ctx }) => serviceSearch(ctx, text(args.query)),
   },
   get_api_manifest: {
     title: 'Get a web-API manifest',
-    description: 'The compiled manifest of one web API: base URL, authentication, and its intents (method, path, parameters, returns).',
+    description:
+      'The compiled manifest of one web API: base URL, authentication, and its intents (method, path, parameters, returns).',
     annotations: readOnly,
     run: async (args, { ctx }) => manifestByName(ctx, typeof args.service_name === 'string' ? args.service_name : ''),
   },

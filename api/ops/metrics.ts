@@ -22,43 +22,61 @@ export function createMetrics(sources: () => MetricSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tcc_' });
   const requests = new Counter({
-    name: 'tcc_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status',
-    labelNames: ['route', 'method', 'status'], registers: [registry],
+    name: 'tcc_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
   });
   const latency = new Histogram({
-    name: 'tcc_http_request_duration_seconds', help: 'Time from request to the last byte of the answer',
-    labelNames: ['route', 'method'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    name: 'tcc_http_request_duration_seconds',
+    help: 'Time from request to the last byte of the answer',
+    labelNames: ['route', 'method'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
   });
   const refusals = new Counter({
-    name: 'tcc_rate_limit_refusals_total', help: 'Requests refused with 429 (rate limits and the admin lockout)',
-    labelNames: ['route'], registers: [registry],
+    name: 'tcc_rate_limit_refusals_total',
+    help: 'Requests refused with 429 (rate limits and the admin lockout)',
+    labelNames: ['route'],
+    registers: [registry],
   });
   const searches = new Histogram({
-    name: 'tcc_search_duration_seconds', help: 'In-process ranking time of one search',
-    labelNames: ['kind'], buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1],
+    name: 'tcc_search_duration_seconds',
+    help: 'In-process ranking time of one search',
+    labelNames: ['kind'],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1],
     registers: [registry],
   });
   const rebuilds = new Histogram({
-    name: 'tcc_rebuild_duration_seconds', help: 'Duration of the static-site rebuilds this process ran',
-    labelNames: ['outcome'], buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120], registers: [registry],
+    name: 'tcc_rebuild_duration_seconds',
+    help: 'Duration of the static-site rebuilds this process ran',
+    labelNames: ['outcome'],
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [registry],
   });
   new Gauge({
-    name: 'tcc_telemetry_reports', help: 'Telemetry counters over all tools (from the telemetry store)',
-    labelNames: ['kind'], registers: [registry],
+    name: 'tcc_telemetry_reports',
+    help: 'Telemetry counters over all tools (from the telemetry store)',
+    labelNames: ['kind'],
+    registers: [registry],
     async collect() {
       const totals = (await sources().telemetry.totals()) as unknown as Record<string, unknown>;
       for (const [kind, value] of Object.entries(totals)) {
         if (typeof value === 'number') this.set({ kind }, value);
         else if (kind === 'votes' && value) {
-          for (const [vote, n] of Object.entries(value)) if (typeof n === 'number') this.set({ kind: `votes_${vote}` }, n);
+          for (const [vote, n] of Object.entries(value))
+            if (typeof n === 'number') this.set({ kind: `votes_${vote}` }, n);
         }
       }
     },
   });
   new Gauge({
-    name: 'tcc_review_queue_pending', help: 'Suggestions waiting in the review queue', registers: [registry],
-    async collect() { this.set((await sources().reviewQueue.list()).length); },
+    name: 'tcc_review_queue_pending',
+    help: 'Suggestions waiting in the review queue',
+    registers: [registry],
+    async collect() {
+      this.set((await sources().reviewQueue.list()).length);
+    },
   });
   return {
     registry,

@@ -1,7 +1,10 @@
 // The state changes an operator wants in the log, read off each answered request (route pattern, method,
 // status), so every route is covered in one place and none can forget its line. Rebuilds, start-up and
 // shutdown are logged where they happen (server.ts, main.ts).
-export interface OperatorEvent { level: 'info' | 'warn'; msg: string }
+export interface OperatorEvent {
+  level: 'info' | 'warn';
+  msg: string;
+}
 
 /** Successful writes, by `METHOD route`. */
 const WRITES: Readonly<Record<string, string>> = {

@@ -24,7 +24,12 @@ export function routePatternMiddleware(): Middleware {
 /** The label for a request: its route pattern; requests no route claimed (dist files, 404s) share one. */
 const routeOf = (req: Tagged) => (req[ROUTE] && req[ROUTE] !== '/**' ? req[ROUTE] : 'static');
 
-export function observeRequest(req: http.IncomingMessage, res: http.ServerResponse, log: Logger, metrics: Metrics): void {
+export function observeRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  log: Logger,
+  metrics: Metrics,
+): void {
   const started = process.hrtime.bigint();
   const id = requestIdOf(req.headers['x-request-id']);
   res.setHeader('x-request-id', id);

@@ -15,13 +15,22 @@ export interface ScaleOut {
   close(): Promise<void>;
 }
 
-export function scaleOut(store: CatalogStore, ctx: () => AppContext, build: (aids: string[]) => Promise<RunResult>): ScaleOut {
+export function scaleOut(
+  store: CatalogStore,
+  ctx: () => AppContext,
+  build: (aids: string[]) => Promise<RunResult>,
+): ScaleOut {
   const overlay = store.overlay;
   if (!overlay) {
     return {
       run: build,
       async start(rebuild, stale) {
-        stale.then((aids) => { if (aids.length) rebuild.request(aids); }, () => undefined);
+        stale.then(
+          (aids) => {
+            if (aids.length) rebuild.request(aids);
+          },
+          () => undefined,
+        );
       },
       close: async () => undefined,
     };
@@ -46,7 +55,10 @@ export function scaleOut(store: CatalogStore, ctx: () => AppContext, build: (aid
       });
       // Changes pending in Redis (a builder died, or every process was down) and catalog files newer than
       // dist/ are built by whichever process takes the lock first; the others find nothing left.
-      stale.then((aids) => shared.markPending(aids)).catch(() => undefined).finally(() => scheduler.requestApis());
+      stale
+        .then((aids) => shared.markPending(aids))
+        .catch(() => undefined)
+        .finally(() => scheduler.requestApis());
     },
     async close() {
       shared.close();

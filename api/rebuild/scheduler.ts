@@ -19,7 +19,14 @@ export interface RebuildStatus {
   /** Runs that built nothing here: another process held the rebuild lock, or had already built everything. */
   skipped: number;
   failures: number;
-  last: { finished_at: string; ms: number; aids: number; incremental: boolean; tools_count: number; phases?: Record<string, number> } | null;
+  last: {
+    finished_at: string;
+    ms: number;
+    aids: number;
+    incremental: boolean;
+    tools_count: number;
+    phases?: Record<string, number>;
+  } | null;
   last_error: string | null;
 }
 
@@ -68,7 +75,15 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   let retrying = false;
   let closed = false;
   let waiters: (() => void)[] = [];
-  const status: RebuildStatus = { running: false, queued: 0, builds: 0, skipped: 0, failures: 0, last: null, last_error: null };
+  const status: RebuildStatus = {
+    running: false,
+    queued: 0,
+    builds: 0,
+    skipped: 0,
+    failures: 0,
+    last: null,
+    last_error: null,
+  };
 
   const quiet = () => !running && (timer === null ? !due() || closed : retrying);
   const settle = () => {
@@ -100,9 +115,19 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       try {
         const r = await run(aids);
         backoff = 0;
-        if (r.skipped) { status.skipped++; continue; }
+        if (r.skipped) {
+          status.skipped++;
+          continue;
+        }
         status.builds++;
-        status.last = { finished_at: new Date().toISOString(), ms: r.ms, aids: aids.length, incremental: r.incremental, tools_count: r.toolsCount, ...(r.phases ? { phases: r.phases } : {}) };
+        status.last = {
+          finished_at: new Date().toISOString(),
+          ms: r.ms,
+          aids: aids.length,
+          incremental: r.incremental,
+          tools_count: r.toolsCount,
+          ...(r.phases ? { phases: r.phases } : {}),
+        };
         status.last_error = null;
       } catch (error) {
         // These aids' pages are not built yet: keep them, or a later incremental build would link stale files.
@@ -147,7 +172,10 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     status: () => ({ ...status, queued: pending.size }),
     async close() {
       closed = true;
-      if (timer) { clearTimeout(timer); timer = null; }
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
       if (running) await running;
       settle();
     },
@@ -164,13 +192,19 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
  */
 export async function staleAids(catalogDir: string, distDir: string, handoffMarginMs = 10_000): Promise<string[]> {
   const file = path.join(distDir, BUILD_INFO);
-  const [text, stat] = await Promise.all([fsp.readFile(file, 'utf8').catch(() => null), fsp.stat(file).catch(() => null)]);
+  const [text, stat] = await Promise.all([
+    fsp.readFile(file, 'utf8').catch(() => null),
+    fsp.stat(file).catch(() => null),
+  ]);
   if (!text || !stat) return [];
   const info = JSON.parse(text) as { build_ms?: unknown; incremental?: unknown };
   const buildMs = Number(info.build_ms);
-  const since = stat.mtimeMs - (Number.isFinite(buildMs) ? buildMs : 0) - (info.incremental === true ? handoffMarginMs : 0);
+  const since =
+    stat.mtimeMs - (Number.isFinite(buildMs) ? buildMs : 0) - (info.incremental === true ? handoffMarginMs : 0);
   const dir = path.join(catalogDir, 'tools');
-  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter(
+    (n) => n.endsWith('.json') && !n.startsWith('.'),
+  );
   const out: string[] = [];
   for (const n of names) {
     const s = await fsp.stat(path.join(dir, n)).catch(() => null);

@@ -27,7 +27,10 @@ export function lockTtlMs(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 300 ? n : DEFAULT_LOCK_TTL_MS;
 }
 
-export interface Changes { tools: string[]; apis: string[] }
+export interface Changes {
+  tools: string[];
+  apis: string[];
+}
 
 export interface SharedRebuildOptions {
   client: Redis;
@@ -61,14 +64,23 @@ export function sharedRebuild(options: SharedRebuildOptions): SharedRebuild {
   // The holder may die before building what this process skipped: look again after its lock would expire.
   const retryLater = () => {
     if (retry || closed) return;
-    retry = setTimeout(() => { retry = null; if (!closed) poke(); }, ttl + Math.floor(Math.random() * 250));
+    retry = setTimeout(
+      () => {
+        retry = null;
+        if (!closed) poke();
+      },
+      ttl + Math.floor(Math.random() * 250),
+    );
     retry.unref();
   };
 
   return {
     async run() {
       const lock = await tryLock(client, names.lock, ttl, log);
-      if (!lock) { retryLater(); return SKIPPED; }
+      if (!lock) {
+        retryLater();
+        return SKIPPED;
+      }
       try {
         const pending = await client.hgetall(names.pending);
         const fields = Object.keys(pending);

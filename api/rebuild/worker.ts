@@ -22,7 +22,12 @@ export interface BuildSummary {
   phases: Record<string, number>;
 }
 
-interface Job { id: number; tools: ToolContract[]; changedAids: string[] | null; sentAt: number }
+interface Job {
+  id: number;
+  tools: ToolContract[];
+  changedAids: string[] | null;
+  sentAt: number;
+}
 type Reply = { id: number; ok: true; result: BuildSummary } | { id: number; ok: false; error: string };
 
 const ROLE = 'catalog-rebuild';
@@ -53,8 +58,14 @@ export function workerBuilder(target: BuildTarget): WorkerBuilder {
       else entry.reject(new Error(m.error));
       if (waiting.size === 0) w.unref();
     });
-    w.on('error', (e) => { worker = null; failAll(e); });
-    w.on('exit', (code) => { if (worker === w) worker = null; failAll(new Error(`rebuild worker exited with ${code}`)); });
+    w.on('error', (e) => {
+      worker = null;
+      failAll(e);
+    });
+    w.on('exit', (code) => {
+      if (worker === w) worker = null;
+      failAll(new Error(`rebuild worker exited with ${code}`));
+    });
     return w;
   };
   return {
@@ -98,8 +109,16 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
     chain = chain.then(async () => {
       try {
         const handoff = Math.round(performance.timeOrigin + performance.now() - job.sentAt);
-        const r = await build({ ...target, snapshot: snapshotOf(job.tools), ...(job.changedAids ? { changedAids: job.changedAids } : {}) });
-        port.postMessage({ id: job.id, ok: true, result: { ms: r.ms, toolsCount: r.toolsCount, incremental: r.incremental, phases: { ...r.phases, handoff } } } satisfies Reply);
+        const r = await build({
+          ...target,
+          snapshot: snapshotOf(job.tools),
+          ...(job.changedAids ? { changedAids: job.changedAids } : {}),
+        });
+        port.postMessage({
+          id: job.id,
+          ok: true,
+          result: { ms: r.ms, toolsCount: r.toolsCount, incremental: r.incremental, phases: { ...r.phases, handoff } },
+        } satisfies Reply);
       } catch (error) {
         port.postMessage({ id: job.id, ok: false, error: (error as Error).stack ?? String(error) } satisfies Reply);
       }

@@ -8,7 +8,11 @@ import type { AppContext } from '../context.ts';
 async function buildInfo(distDir: string): Promise<Record<string, unknown> | null> {
   const text = await fsp.readFile(path.join(distDir, BUILD_INFO), 'utf8').catch(() => null);
   if (!text) return null;
-  try { return JSON.parse(text) as Record<string, unknown>; } catch { return null; }
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 export function healthRoutes(app: H3, ctx: AppContext) {
@@ -19,7 +23,9 @@ export function healthRoutes(app: H3, ctx: AppContext) {
       tools_count: ctx.snapshot.tools.length,
       apis_count: ctx.apis.count,
       telemetry: await ctx.telemetry.totals(),
-      build: build ? { generated_at: build.generated_at, tools_count: build.tools_count, build_ms: build.build_ms } : null,
+      build: build
+        ? { generated_at: build.generated_at, tools_count: build.tools_count, build_ms: build.build_ms }
+        : null,
       started_at: ctx.startedAt.toISOString(),
       uptime_s: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
       // Bytes; `npm run loadtest -- --soak` samples heap_used to spot growth under sustained load.

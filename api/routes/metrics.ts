@@ -18,6 +18,8 @@ export function metricsRoutes(app: H3, ctx: AppContext) {
       }
     }
     const body = await ctx.metrics.registry.metrics();
-    return new Response(body, { headers: { 'content-type': ctx.metrics.registry.contentType, 'cache-control': 'no-store' } });
+    return new Response(body, {
+      headers: { 'content-type': ctx.metrics.registry.contentType, 'cache-control': 'no-store' },
+    });
   });
 }

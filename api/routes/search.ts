@@ -10,8 +10,17 @@ export const PER_CATALOG = 5;
 export function searchRoutes(app: H3, ctx: AppContext) {
   app.get('/api/v1/search', async (event) => {
     const q = textQuery(event, 'q', { required: true });
-    const tools = (await listingItems(ctx, ctx.toolSearch.search(q, { limit: PER_CATALOG }))).map((t) => ({ type: 'tool' as const, ...t }));
+    const tools = (await listingItems(ctx, ctx.toolSearch.search(q, { limit: PER_CATALOG }))).map((t) => ({
+      type: 'tool' as const,
+      ...t,
+    }));
     const apis = ctx.apis.search(q, PER_CATALOG).map((r) => apiListingItem(r, ctx.config.baseUrl));
-    return { query: q, total: tools.length + apis.length, tools: tools.length, apis: apis.length, results: [...tools, ...apis] };
+    return {
+      query: q,
+      total: tools.length + apis.length,
+      tools: tools.length,
+      apis: apis.length,
+      results: [...tools, ...apis],
+    };
   });
 }

@@ -4,10 +4,19 @@ export type AgentClass = (typeof AGENT_CLASSES)[number];
 
 // Checked in order; the first class whose pattern matches wins (coding agents often embed "curl" or "node").
 const RULES: [AgentClass, RegExp][] = [
-  ['coding_agent', /github-copilot|cursor[\s/]|claude-code|claude-cli|windsurf|aider[\s/]|vscode-agent|openai-agent|codex|deepseek-agent|cline|continue-dev|mcp/],
-  ['ai_crawler', /gptbot|chatgpt-user|oai-searchbot|perplexity|claudebot|anthropic-ai|claude-web|claude-user|cohere-ai|gemini|google-extended|ccbot|youbot|meta-?externalagent|diffbot|bytespider|amazonbot|applebot-extended/],
+  [
+    'coding_agent',
+    /github-copilot|cursor[\s/]|claude-code|claude-cli|windsurf|aider[\s/]|vscode-agent|openai-agent|codex|deepseek-agent|cline|continue-dev|mcp/,
+  ],
+  [
+    'ai_crawler',
+    /gptbot|chatgpt-user|oai-searchbot|perplexity|claudebot|anthropic-ai|claude-web|claude-user|cohere-ai|gemini|google-extended|ccbot|youbot|meta-?externalagent|diffbot|bytespider|amazonbot|applebot-extended/,
+  ],
   ['crawler', /bot\b|bot\/|spider|crawler|slurp|ia_archiver|scrapy|facebookexternalhit/],
-  ['http_client', /^curl\/|wget|python-requests|python-httpx|aiohttp|python-urllib|go-http-client|axios\/|node-fetch|undici|^node$|okhttp|java\/|libwww|httpie|postman/],
+  [
+    'http_client',
+    /^curl\/|wget|python-requests|python-httpx|aiohttp|python-urllib|go-http-client|axios\/|node-fetch|undici|^node$|okhttp|java\/|libwww|httpie|postman/,
+  ],
   ['browser', /mozilla\/5\.0.*(chrome|firefox|safari|edg|opera)/],
 ];
 

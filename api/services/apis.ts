@@ -53,11 +53,20 @@ export function isApiRecord(v: unknown): v is ApiRecord {
   if (!isObject(v) || typeof v.service_name !== 'string' || !isSafeId(v.service_name)) return false;
   const m = v.manifest;
   const t = v.trust;
-  return typeof v.category === 'string' && isObject(m) && typeof m.base_url === 'string' && isObject(m.auth)
-    && typeof m.auth.type === 'string' && Array.isArray(m.intents) && isObject(t) && typeof t.reliability_score === 'number';
+  return (
+    typeof v.category === 'string' &&
+    isObject(m) &&
+    typeof m.base_url === 'string' &&
+    isObject(m.auth) &&
+    typeof m.auth.type === 'string' &&
+    Array.isArray(m.intents) &&
+    isObject(t) &&
+    typeof t.reliability_score === 'number'
+  );
 }
 
-const tagsOf = (r: ApiRecord) => (Array.isArray(r.tags) ? r.tags : typeof r.tags === 'string' ? r.tags.split(/\s+/) : []);
+const tagsOf = (r: ApiRecord) =>
+  Array.isArray(r.tags) ? r.tags : typeof r.tags === 'string' ? r.tags.split(/\s+/) : [];
 const textOf = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 /** What the search engine indexes of a record: names, category, tags, intents (id, path, description). */
@@ -83,7 +92,11 @@ function catalogOf(byName: Map<string, ApiRecord>, engine: ApiSearch): ApiCatalo
   return {
     count: byName.size,
     byName,
-    search: (q, limit) => engine.search(q, limit).map((id) => byName.get(id)).filter((r): r is ApiRecord => r !== undefined),
+    search: (q, limit) =>
+      engine
+        .search(q, limit)
+        .map((id) => byName.get(id))
+        .filter((r): r is ApiRecord => r !== undefined),
     with(record) {
       const next = new Map(byName);
       if (isListed(record)) {
@@ -114,7 +127,10 @@ export async function loadApiCatalog(store: CatalogStore): Promise<ApiCatalog> {
   const records: ApiRecord[] = [];
   for (const f of files) {
     if (isApiRecord(f.value) && f.value.service_name === f.id) records.push(f.value);
-    else console.error(`skipped: ${f.file}: ${f.parseError ?? 'not an API manifest record (service_name must equal the file name)'}`);
+    else
+      console.error(
+        `skipped: ${f.file}: ${f.parseError ?? 'not an API manifest record (service_name must equal the file name)'}`,
+      );
   }
   return apiCatalogOf(records);
 }

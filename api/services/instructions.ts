@@ -14,24 +14,37 @@ const PLACEHOLDERS: Record<string, string> = {
   model: 'the model name or id to use',
   api_key: 'your own API key for the upstream service (never send it to this catalog)',
   script: 'path to your script file',
-  input: 'the input value or file', output: 'where to write the result', file: 'path to a file', path: 'a file or folder path',
-  url: 'the URL to work on', text: 'the text to work on', query: 'your query', port: 'a TCP port number',
+  input: 'the input value or file',
+  output: 'where to write the result',
+  file: 'path to a file',
+  path: 'a file or folder path',
+  url: 'the URL to work on',
+  text: 'the text to work on',
+  query: 'your query',
+  port: 'a TCP port number',
 };
 
 // Plain text, one line per value: contract text loses control characters (no terminal escapes, no fake lines).
-const one = (v: unknown) => cleanText(typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const one = (v: unknown) => cleanText(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 function schemaLines(s: SchemaObject & { target?: string }): string[] {
   const required = new Set(s.required ?? []);
   const out = [`type: ${one(s.type)}`];
-  if (s.target) out.push(`target: ${s.target === 'stdout' ? 'stdout (the command prints the result)' : `the file {${one(s.target)}}`}`);
+  if (s.target)
+    out.push(
+      `target: ${s.target === 'stdout' ? 'stdout (the command prints the result)' : `the file {${one(s.target)}}`}`,
+    );
   if (s.format) out.push(`format: ${one(Array.isArray(s.format) ? s.format.join(', ') : s.format)}`);
   if (s.description) out.push(`description: ${one(s.description)}`);
   for (const [name, p] of Object.entries(s.properties ?? {})) {
-    const bits = [p.type ? `${one(p.type)}` : null, required.has(name) ? 'required' : 'optional',
+    const bits = [
+      p.type ? `${one(p.type)}` : null,
+      required.has(name) ? 'required' : 'optional',
       p.role ? `role ${p.role}` : null,
-      p.default !== undefined ? `default ${one(p.default)}` : null, p.enum ? `one of ${one(p.enum.map(String).join(', '))}` : null,
-      p.examples ? `e.g. ${p.examples.map((e) => one(e)).join(' | ')}` : null];
+      p.default !== undefined ? `default ${one(p.default)}` : null,
+      p.enum ? `one of ${one(p.enum.map(String).join(', '))}` : null,
+      p.examples ? `e.g. ${p.examples.map((e) => one(e)).join(' | ')}` : null,
+    ];
     out.push(`- ${one(name)} (${bits.filter(Boolean).join(', ')})${p.description ? `: ${one(p.description)}` : ''}`);
   }
   return out;
@@ -39,7 +52,9 @@ function schemaLines(s: SchemaObject & { target?: string }): string[] {
 
 /** One line per placeholder: the contract's own description, role and example, else a generic hint. */
 function placeholderLine(c: ToolContract, name: string): string {
-  const p = Object.hasOwn(c.logic.input_schema.properties ?? {}, name) ? c.logic.input_schema.properties?.[name] : undefined;
+  const p = Object.hasOwn(c.logic.input_schema.properties ?? {}, name)
+    ? c.logic.input_schema.properties?.[name]
+    : undefined;
   if (!p?.description) return `- {${name}}: ${PLACEHOLDERS[name.toLowerCase()] ?? 'a value you supply'}`;
   const example = p.examples?.[0] ?? p.default;
   const kind = [p.role, p.type].filter(Boolean).join(', ');
@@ -64,24 +79,45 @@ function requiresLines(r: Requires | undefined): string[] {
 /** The agent-instructions document of GET /api/v1/tools/{aid}/instructions. */
 export function instructionsText(c: ToolContract, baseUrl: string): string {
   const { identity: id, action } = c;
-  const names = [...new Set([action.install_cmd, action.execute_cmd].flatMap((cmd) => (cmd ? placeholderNames(cmd) : [])))];
+  const names = [
+    ...new Set([action.install_cmd, action.execute_cmd].flatMap((cmd) => (cmd ? placeholderNames(cmd) : []))),
+  ];
   return [
     `# ${one(id.name)} (${id.aid}): agent instructions`,
     '',
     ...(id.task ? [`Task: ${one(id.task)}`] : []),
-    `Platform: ${id.platform}`, `Version: ${one(id.version ?? 'unknown')}`, `Licence: ${one(id.license)}`, `Source: ${one(action.source_url)}`,
+    `Platform: ${id.platform}`,
+    `Version: ${one(id.version ?? 'unknown')}`,
+    `Licence: ${one(id.license)}`,
+    `Source: ${one(action.source_url)}`,
     `Verification (sandboxed install and run): ${one(verificationText(c))}`,
-    '', '## Install', action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.', ...argvLine(action.install_cmd),
-    '', '## Execute', action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.', ...argvLine(action.execute_cmd),
-    ...(names.length ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => placeholderLine(c, n))] : []),
+    '',
+    '## Install',
+    action.install_cmd ? one(action.install_cmd) : 'No install command is known yet.',
+    ...argvLine(action.install_cmd),
+    '',
+    '## Execute',
+    action.execute_cmd ? one(action.execute_cmd) : 'No execute command is known yet.',
+    ...argvLine(action.execute_cmd),
+    ...(names.length
+      ? ['', 'Placeholders (replace each {name}, braces included):', ...names.map((n) => placeholderLine(c, n))]
+      : []),
     ...requiresLines(action.requires),
-    '', '## Input', ...schemaLines(c.logic.input_schema),
-    '', '## Output', ...schemaLines(c.logic.output_schema),
-    '', '## Telemetry (opt-in)',
+    '',
+    '## Input',
+    ...schemaLines(c.logic.input_schema),
+    '',
+    '## Output',
+    ...schemaLines(c.logic.output_schema),
+    '',
+    '## Telemetry (opt-in)',
     `After using the tool, POST ${baseUrl}/api/v1/tools/${id.aid} with Content-Type: application/json and`,
     '{"execution_feedback": <HTTP-style status of your use: 200 worked, 500 failed>, "trend_keyword": "<your use case, two or more words>"}',
     'Optionally add "validation_vote": "yes" | "no" | "partial" when you know whether it solved your task.',
-    '', '## Canonical', `${baseUrl}/api/v1/tools/${id.aid}`, '',
+    '',
+    '## Canonical',
+    `${baseUrl}/api/v1/tools/${id.aid}`,
+    '',
   ].join('\n');
 }
 

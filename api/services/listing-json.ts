@@ -4,7 +4,13 @@
 // and serialising ten items per request was over a third of the search route's time. The output is
 // byte-for-byte JSON.stringify(listingItem(...)) (tested), so the wire format cannot drift.
 import type { ToolContract } from '../../build/model/contract.ts';
-import { listingItem, publicBlocks, registryBlock, toolEndpoint, type TrustTelemetry } from '../../build/model/views.ts';
+import {
+  listingItem,
+  publicBlocks,
+  registryBlock,
+  toolEndpoint,
+  type TrustTelemetry,
+} from '../../build/model/views.ts';
 
 /** An item's JSON around its telemetry: `${head}${JSON.stringify(telemetry)}${tail}`. */
 interface ItemParts {

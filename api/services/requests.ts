@@ -54,7 +54,10 @@ export const TranslateRequest = Type.Object(
   { additionalProperties: false, title: 'TranslateRequest' },
 );
 
-export const ContributionNote = Type.String({ maxLength: 1000, description: 'Why, or where the information comes from.' });
+export const ContributionNote = Type.String({
+  maxLength: 1000,
+  description: 'Why, or where the information comes from.',
+});
 
 export const ProposedContract = Type.Object(
   { contract: ToolContract, note: Type.Optional(ContributionNote) },
@@ -114,7 +117,10 @@ export const Q_MAX = 500;
 export const LIMIT = { minimum: 1, maximum: 20, default: 10 };
 
 export const QuerySchemas = {
-  q: Type.String({ maxLength: Q_MAX, description: 'Keywords or an intent phrase ("send transactional email"). Control characters are removed.' }),
+  q: Type.String({
+    maxLength: Q_MAX,
+    description: 'Keywords or an intent phrase ("send transactional email"). Control characters are removed.',
+  }),
   category: Type.Enum([...PLATFORMS], { description: 'Only tools from this source platform.' }),
   limit: Type.Integer({ ...LIMIT, description: 'How many tools, 1 to 20.' }),
 };

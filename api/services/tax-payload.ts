@@ -16,16 +16,43 @@ const TWO_WORDS_RE = new RegExp(TWO_WORDS);
 
 export const TaxPayload = Type.Object(
   {
-    execution_feedback: Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP-style status of your last use of the tool: 2xx worked, 4xx/5xx failed.', examples: [200] }),
-    trend_keyword: Type.String({ minLength: 3, maxLength: TREND_KEYWORD_MAX, pattern: TWO_WORDS, description: 'Your use case in two or more words. Control characters are removed.', examples: ['send transactional email'] }),
+    execution_feedback: Type.Integer({
+      minimum: 100,
+      maximum: 599,
+      description: 'HTTP-style status of your last use of the tool: 2xx worked, 4xx/5xx failed.',
+      examples: [200],
+    }),
+    trend_keyword: Type.String({
+      minLength: 3,
+      maxLength: TREND_KEYWORD_MAX,
+      pattern: TWO_WORDS,
+      description: 'Your use case in two or more words. Control characters are removed.',
+      examples: ['send transactional email'],
+    }),
     // null is accepted as "absent" for the optional fields: clients of the original service send it.
-    validation_vote: Type.Optional(Type.Unsafe<Vote | null>({ type: ['string', 'null'], enum: [...VOTES, null], description: 'Did the tool solve your task? Only with direct feedback.' })),
-    micro_translation: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], minLength: 1, maxLength: MICRO_TRANSLATION_MAX, description: 'Answer to micro_task: a one-line command. Queued for human review, never published directly.' })),
+    validation_vote: Type.Optional(
+      Type.Unsafe<Vote | null>({
+        type: ['string', 'null'],
+        enum: [...VOTES, null],
+        description: 'Did the tool solve your task? Only with direct feedback.',
+      }),
+    ),
+    micro_translation: Type.Optional(
+      Type.Unsafe<string | null>({
+        type: ['string', 'null'],
+        minLength: 1,
+        maxLength: MICRO_TRANSLATION_MAX,
+        description: 'Answer to micro_task: a one-line command. Queued for human review, never published directly.',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'TaxPayload' },
 );
 
-export const WrappedTaxPayload = Type.Object({ tax_payload: Type.Union([TaxPayload, Type.Null()]) }, { additionalProperties: false, title: 'WrappedTaxPayload' });
+export const WrappedTaxPayload = Type.Object(
+  { tax_payload: Type.Union([TaxPayload, Type.Null()]) },
+  { additionalProperties: false, title: 'WrappedTaxPayload' },
+);
 
 interface RawTaxPayload {
   execution_feedback: number;
@@ -47,26 +74,38 @@ const check = createAjv().compile(TaxPayload);
 
 /** Control and format characters (incl. bidi overrides) are removed, whitespace runs become one space. */
 export function cleanText(s: string): string {
-  return s.replace(/[\p{Cc}\p{Cf}]+/gu, (m) => (/[\t\n\r\v\f]/.test(m) ? ' ' : '')).replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/[\p{Cc}\p{Cf}]+/gu, (m) => (/[\t\n\r\v\f]/.test(m) ? ' ' : ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 // Messages and types follow pydantic v2, which the original service's clients already parse; the rest
 // are the shared rules of api/request-body.ts.
-const ENUM_MSG = `Input should be ${VOTES.map((v) => `'${v}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}`;
+const ENUM_MSG = `Input should be ${VOTES.map((v) => `'${v}'`)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1')}`;
 
 const taxItem: ItemOverride = (e, at, field) => {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'type':
       if (p.type === 'integer') return { loc: at, msg: 'Input should be a valid integer', type: 'int_type' };
-      if (String(p.type).startsWith('string')) return { loc: at, msg: 'Input should be a valid string', type: 'string_type' };
+      if (String(p.type).startsWith('string'))
+        return { loc: at, msg: 'Input should be a valid string', type: 'string_type' };
       return { loc: at, msg: 'Input should be a valid dictionary or object', type: 'model_attributes_type' };
     case 'minLength':
     case 'pattern':
       if (field[0] === 'trend_keyword') return { loc: at, msg: VALIDATION.trendKeywordWords, type: 'value_error' };
-      return { loc: at, msg: `String should have at least ${String(p.limit ?? 1)} character`, type: 'string_too_short' };
-    case 'enum': return { loc: at, msg: ENUM_MSG, type: 'enum' };
-    default: return undefined;
+      return {
+        loc: at,
+        msg: `String should have at least ${String(p.limit ?? 1)} character`,
+        type: 'string_too_short',
+      };
+    case 'enum':
+      return { loc: at, msg: ENUM_MSG, type: 'enum' };
+    default:
+      return undefined;
   }
 };
 

@@ -49,7 +49,10 @@ export function createToolSearch(snapshot: Snapshot, options: { expansions?: Exp
   const { engine } = createSearchIndex(listed.map(documentFromContract), options);
   return {
     search: (q, { platform, limit }) =>
-      engine.search(q, { limit, ...(platform ? { platform } : {}) }).map((h) => byAid.get(h.id)).filter((c): c is ToolContract => c !== undefined),
+      engine
+        .search(q, { limit, ...(platform ? { platform } : {}) })
+        .map((h) => byAid.get(h.id))
+        .filter((c): c is ToolContract => c !== undefined),
     upsert(c) {
       if (!isListable(c)) {
         byAid.delete(c.identity.aid);
@@ -71,6 +74,8 @@ export function createApiSearch(manifests: ApiManifestLike[]): ApiSearch {
   return {
     search: (q, limit) => engine.search(q, { limit, kind: 'api' }).map((h) => h.id),
     upsert: (m) => engine.upsert(documentFromApiManifest(m)),
-    remove: (id) => { engine.remove(id); },
+    remove: (id) => {
+      engine.remove(id);
+    },
   };
 }

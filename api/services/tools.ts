@@ -62,7 +62,12 @@ async function listingJson(ctx: AppContext, tools: ToolContract[]): Promise<stri
 }
 
 /** What GET /api/v1/tools answers, as JSON text: a search, or the top list for an empty query. */
-export async function toolListJson(ctx: AppContext, q: string, category: Platform | '', limit = LIST_LIMIT): Promise<string> {
+export async function toolListJson(
+  ctx: AppContext,
+  q: string,
+  category: Platform | '',
+  limit = LIST_LIMIT,
+): Promise<string> {
   const items = await listingJson(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
   return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
 }
@@ -73,8 +78,10 @@ export async function trendingListJson(ctx: AppContext, limit: number): Promise<
   return `{"count":${items.length},"results":${jsonArray(items)}}`;
 }
 
-export const toolList = async (...args: Parameters<typeof toolListJson>): Promise<object> => JSON.parse(await toolListJson(...args));
-export const trendingList = async (...args: Parameters<typeof trendingListJson>): Promise<object> => JSON.parse(await trendingListJson(...args));
+export const toolList = async (...args: Parameters<typeof toolListJson>): Promise<object> =>
+  JSON.parse(await toolListJson(...args));
+export const trendingList = async (...args: Parameters<typeof trendingListJson>): Promise<object> =>
+  JSON.parse(await trendingListJson(...args));
 
 /** A lookup is worth counting but never worth failing the request for. */
 async function recordLookup(ctx: AppContext, aid: string, agent: AgentClass): Promise<void> {
@@ -86,7 +93,10 @@ async function recordLookup(ctx: AppContext, aid: string, agent: AgentClass): Pr
 /** The partial contract of a plain lookup, counted as one. */
 export async function lookUp(ctx: AppContext, tool: ToolContract, caller: Caller) {
   // Independent (the trust block shows no lookup count, and recordLookup never rejects): one round trip of each, at once.
-  const [, telemetry] = await Promise.all([recordLookup(ctx, tool.identity.aid, caller.agent), telemetryOf(ctx, tool.identity.aid)]);
+  const [, telemetry] = await Promise.all([
+    recordLookup(ctx, tool.identity.aid, caller.agent),
+    telemetryOf(ctx, tool.identity.aid),
+  ]);
   return partialContract(tool, ctx.config.baseUrl, telemetry);
 }
 
@@ -100,7 +110,12 @@ export type TaxGateResult =
  * the body, read only now (413/415/422). No payload: a counted lookup and the partial contract. A valid
  * payload: the report, durable before the full contract is returned (503 when it cannot be stored).
  */
-export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Caller, readBody: () => Promise<unknown>): Promise<TaxGateResult> {
+export async function taxGate(
+  ctx: AppContext,
+  tool: ToolContract,
+  caller: Caller,
+  readBody: () => Promise<unknown>,
+): Promise<TaxGateResult> {
   const aid = tool.identity.aid;
   await enforce(ctx.telemetryLimiter, `${caller.ip} ${aid}`);
   const body = parseTaxBody(await readBody());
@@ -110,7 +125,10 @@ export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Calle
   try {
     // Resolves only after the event is on disk: a 200 never reports something a restart would forget.
     await ctx.telemetry.record({
-      kind: 'report', aid, agent, at: new Date().toISOString(),
+      kind: 'report',
+      aid,
+      agent,
+      at: new Date().toISOString(),
       execution_feedback: payload.execution_feedback,
       trend_keyword: payload.trend_keyword,
       ...(payload.validation_vote ? { validation_vote: payload.validation_vote } : {}),
@@ -123,10 +141,14 @@ export async function taxGate(ctx: AppContext, tool: ToolContract, caller: Calle
   }
   if (payload.micro_translation) {
     await ctx.reviewQueue
-      .submit({ aid, field: (microTask(tool.action)?.field ?? null) as Suggestion['field'], value: payload.micro_translation, agent })
+      .submit({
+        aid,
+        field: (microTask(tool.action)?.field ?? null) as Suggestion['field'],
+        value: payload.micro_translation,
+        agent,
+      })
       .catch((error: unknown) => console.error('review queue: suggestion not stored:', (error as Error).message));
   }
   const telemetry = await telemetryOf(ctx, aid);
   return { paid: true, contract: fullContract(tool, ctx.config.baseUrl, telemetry), telemetry };
 }
-

@@ -16,7 +16,9 @@ export async function updateTrustBatch(ctx: AppContext, body: Type.Static<typeof
   });
   if (dupes.length) {
     throw invalidItems(
-      dupes.slice(0, 100).map((i) => ({ loc: ['body', 'scores', i, 'aid'], msg: VALIDATION.duplicateAid, type: 'value_error' })),
+      dupes
+        .slice(0, 100)
+        .map((i) => ({ loc: ['body', 'scores', i, 'aid'], msg: VALIDATION.duplicateAid, type: 'value_error' })),
     );
   }
   const at = body.calculated_at ? new Date(body.calculated_at).toISOString() : new Date().toISOString();

@@ -21,22 +21,37 @@ export type ItemOverride = (e: ErrorObject, at: Loc, field: Loc) => ValidationIt
 function item(e: ErrorObject, at: Loc): ValidationItem {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'required': return { loc: [...at, String(p.missingProperty)], msg: VALIDATION.required, type: 'missing' };
-    case 'additionalProperties': return { loc: [...at, String(p.additionalProperty)], msg: VALIDATION.extra, type: 'extra_forbidden' };
-    case 'type': return { loc: at, msg: VALIDATION.ofType(String(p.type)), type: `${String(p.type).split(',')[0]}_type` };
-    case 'minimum': return { loc: at, msg: VALIDATION.atLeast(Number(p.limit)), type: 'greater_than_equal' };
-    case 'maximum': return { loc: at, msg: VALIDATION.atMost(Number(p.limit)), type: 'less_than_equal' };
-    case 'maxItems': return { loc: at, msg: VALIDATION.atMostItems(Number(p.limit)), type: 'too_long' };
-    case 'maxLength': return { loc: at, msg: VALIDATION.tooLong(Number(p.limit)), type: 'string_too_long' };
-    case 'minLength': return { loc: at, msg: VALIDATION.tooShort(Number(p.limit)), type: 'string_too_short' };
-    case 'format': return { loc: at, msg: VALIDATION.ofFormat(String(p.format)), type: 'value_error' };
-    case 'enum': return { loc: at, msg: VALIDATION.oneOfValues(p.allowedValues as unknown[]), type: 'enum' };
-    default: return { loc: at, msg: e.message ?? VALIDATION.invalidValue, type: 'value_error' };
+    case 'required':
+      return { loc: [...at, String(p.missingProperty)], msg: VALIDATION.required, type: 'missing' };
+    case 'additionalProperties':
+      return { loc: [...at, String(p.additionalProperty)], msg: VALIDATION.extra, type: 'extra_forbidden' };
+    case 'type':
+      return { loc: at, msg: VALIDATION.ofType(String(p.type)), type: `${String(p.type).split(',')[0]}_type` };
+    case 'minimum':
+      return { loc: at, msg: VALIDATION.atLeast(Number(p.limit)), type: 'greater_than_equal' };
+    case 'maximum':
+      return { loc: at, msg: VALIDATION.atMost(Number(p.limit)), type: 'less_than_equal' };
+    case 'maxItems':
+      return { loc: at, msg: VALIDATION.atMostItems(Number(p.limit)), type: 'too_long' };
+    case 'maxLength':
+      return { loc: at, msg: VALIDATION.tooLong(Number(p.limit)), type: 'string_too_long' };
+    case 'minLength':
+      return { loc: at, msg: VALIDATION.tooShort(Number(p.limit)), type: 'string_too_short' };
+    case 'format':
+      return { loc: at, msg: VALIDATION.ofFormat(String(p.format)), type: 'value_error' };
+    case 'enum':
+      return { loc: at, msg: VALIDATION.oneOfValues(p.allowedValues as unknown[]), type: 'enum' };
+    default:
+      return { loc: at, msg: e.message ?? VALIDATION.invalidValue, type: 'value_error' };
   }
 }
 
 /** Validator errors as FastAPI-style 422 items under `prefix`, in order, each (loc, msg, type) once. */
-export function validationItems(errors: readonly ErrorObject[], prefix: Loc, override?: ItemOverride): ValidationItem[] {
+export function validationItems(
+  errors: readonly ErrorObject[],
+  prefix: Loc,
+  override?: ItemOverride,
+): ValidationItem[] {
   const seen = new Set<string>();
   const out: ValidationItem[] = [];
   for (const e of errors) {

@@ -61,11 +61,22 @@ export function tagsOf(values: unknown): string[] {
 
 // Licence names seen in registries that mean exactly one SPDX id. Anything else stays null.
 const NAMED: Record<string, string> = {
-  'mit license': 'MIT', 'the mit license': 'MIT', 'isc license': 'ISC', 'isc license (iscl)': 'ISC',
-  'apache 2.0': 'Apache-2.0', 'apache-2': 'Apache-2.0', 'apache license 2.0': 'Apache-2.0', 'apache license, version 2.0': 'Apache-2.0',
-  'apache software license 2.0': 'Apache-2.0', 'bsd 3-clause': 'BSD-3-Clause', 'bsd-3-clause license': 'BSD-3-Clause',
-  'bsd 2-clause': 'BSD-2-Clause', 'mpl 2.0': 'MPL-2.0', 'mozilla public license 2.0 (mpl 2.0)': 'MPL-2.0',
-  'the unlicense': 'Unlicense', 'the unlicense (unlicense)': 'Unlicense',
+  'mit license': 'MIT',
+  'the mit license': 'MIT',
+  'isc license': 'ISC',
+  'isc license (iscl)': 'ISC',
+  'apache 2.0': 'Apache-2.0',
+  'apache-2': 'Apache-2.0',
+  'apache license 2.0': 'Apache-2.0',
+  'apache license, version 2.0': 'Apache-2.0',
+  'apache software license 2.0': 'Apache-2.0',
+  'bsd 3-clause': 'BSD-3-Clause',
+  'bsd-3-clause license': 'BSD-3-Clause',
+  'bsd 2-clause': 'BSD-2-Clause',
+  'mpl 2.0': 'MPL-2.0',
+  'mozilla public license 2.0 (mpl 2.0)': 'MPL-2.0',
+  'the unlicense': 'Unlicense',
+  'the unlicense (unlicense)': 'Unlicense',
 };
 
 /** An SPDX expression, or null when the text is not one (and is not an unambiguous licence name). */
@@ -81,6 +92,7 @@ export function spdxOf(value: unknown): string | null {
   }
 }
 
-const INSTALL = /^(sudo\s+)?(pip3?|pipx|uv|poetry|conda|mamba|npm|pnpm|yarn|bun|cargo|go|brew|gem|apt(-get)?|dnf|yum|pacman|snap|choco|scoop|winget|docker|helm|composer|dotnet|nix-env|deno)\s+(.*\s)?(install|add|i|get|pull)(\s|$)/;
+const INSTALL =
+  /^(sudo\s+)?(pip3?|pipx|uv|poetry|conda|mamba|npm|pnpm|yarn|bun|cargo|go|brew|gem|apt(-get)?|dnf|yum|pacman|snap|choco|scoop|winget|docker|helm|composer|dotnet|nix-env|deno)\s+(.*\s)?(install|add|i|get|pull)(\s|$)/;
 
 export const isInstallCommand = (cmd: string) => INSTALL.test(cmd);

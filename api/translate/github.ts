@@ -27,15 +27,26 @@ async function optional<T>(p: Promise<T>): Promise<T | null> {
 
 export async function githubDraft(owner: string, repo: string, cfg: UpstreamConfig): Promise<Draft> {
   const api = `${cfg.githubApi}/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
-  const headers = { accept: 'application/vnd.github+json', ...(cfg.githubToken ? { authorization: `Bearer ${cfg.githubToken}` } : {}) };
+  const headers = {
+    accept: 'application/vnd.github+json',
+    ...(cfg.githubToken ? { authorization: `Bearer ${cfg.githubToken}` } : {}),
+  };
   const meta = (await fetchUpstreamJson(api, cfg, NAME, { headers })) as Repo;
   const [release, readme] = await Promise.all([
-    optional(fetchUpstreamJson(`${api}/releases/latest`, cfg, NAME, { headers })) as Promise<{ tag_name?: unknown } | null>,
-    optional(fetchUpstreamJson(`${api}/readme`, cfg, NAME, { headers })) as Promise<{ content?: unknown; encoding?: unknown } | null>,
+    optional(fetchUpstreamJson(`${api}/releases/latest`, cfg, NAME, { headers })) as Promise<{
+      tag_name?: unknown;
+    } | null>,
+    optional(fetchUpstreamJson(`${api}/readme`, cfg, NAME, { headers })) as Promise<{
+      content?: unknown;
+      encoding?: unknown;
+    } | null>,
   ]);
   const name = typeof meta.name === 'string' && /^[\w.-]{1,100}$/.test(meta.name) ? meta.name : repo;
   const tag = line(release?.tag_name, 100);
-  const text = readme && typeof readme.content === 'string' && readme.encoding === 'base64' ? Buffer.from(readme.content, 'base64').toString('utf8') : '';
+  const text =
+    readme && typeof readme.content === 'string' && readme.encoding === 'base64'
+      ? Buffer.from(readme.content, 'base64').toString('utf8')
+      : '';
   const cmds = readmeCommands(text, name.toLowerCase());
   return {
     aid: aidOf('github', `${owner}-${repo}`),

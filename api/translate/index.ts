@@ -16,10 +16,23 @@ const host = (u: URL) => u.hostname.toLowerCase().replace(/^www\./, '');
 /** The source a URL names, or null when it is not one we translate. */
 export function sourceOf(raw: string, cfg: UpstreamConfig): SourceRef | null {
   let u: URL;
-  try { u = new URL(raw); } catch { return null; }
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
   if (u.username || u.password) return null;
-  const parts = u.pathname.split('/').filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch { return ''; } });
+  const parts = u.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return '';
+      }
+    });
   if (cfg.peerHosts.includes(u.host.toLowerCase()) || cfg.peerHosts.includes(u.hostname.toLowerCase())) {
     const i = parts.length - 4;
     if (i < 0 || parts.slice(i, i + 3).join('/') !== 'api/v1/tools' || !AID.test(parts[i + 3] ?? '')) return null;
@@ -33,7 +46,11 @@ export function sourceOf(raw: string, cfg: UpstreamConfig): SourceRef | null {
     const [owner, repoRaw] = parts;
     const repo = repoRaw?.replace(/\.git$/, '');
     if (!owner || !repo || !GH_PART.test(owner) || !GH_PART.test(repo)) return null;
-    return { kind: 'github', sourceUrl: `https://github.com/${owner}/${repo}`, fetch: (c) => githubDraft(owner, repo, c) };
+    return {
+      kind: 'github',
+      sourceUrl: `https://github.com/${owner}/${repo}`,
+      fetch: (c) => githubDraft(owner, repo, c),
+    };
   }
   if (h === 'pypi.org' || h === 'pypi.python.org') {
     const name = parts[0] === 'project' || parts[0] === 'simple' || parts[0] === 'pypi' ? parts[1] : undefined;
@@ -49,7 +66,11 @@ export function sourceOf(raw: string, cfg: UpstreamConfig): SourceRef | null {
   return null;
 }
 
-const normal = (url: string) => url.toLowerCase().replace(/^https?:\/\/(www\.)?/, '').replace(/(\.git)?\/*$/, '');
+const normal = (url: string) =>
+  url
+    .toLowerCase()
+    .replace(/^https?:\/\/(www\.)?/, '')
+    .replace(/(\.git)?\/*$/, '');
 
 /** The contract already made from this source, if any. */
 export function existingFor(snapshot: Snapshot, sourceUrl: string, aid: string): ToolContract | undefined {
@@ -65,9 +86,9 @@ export function existingFor(snapshot: Snapshot, sourceUrl: string, aid: string):
  * keeps any field the source leaves null.
  */
 export function contractFrom(d: Draft, existing: ToolContract | undefined): ToolContract {
-  const keep = <T>(v: T | null, old: T | null | undefined): T | null => (v ?? old ?? null);
+  const keep = <T>(v: T | null, old: T | null | undefined): T | null => v ?? old ?? null;
   const task = keep(d.task, existing?.identity.task);
-  const tags = d.tags.length ? d.tags : existing?.identity.tags ?? [];
+  const tags = d.tags.length ? d.tags : (existing?.identity.tags ?? []);
   // A fresh download figure replaces the old one; none keeps what the contract had.
   const pop = d.popularity ?? null;
   return {

@@ -7,9 +7,20 @@ import { fetchUpstreamJson, type UpstreamConfig } from './upstream-fetch.ts';
 
 /** [monthly downloads, percentile] at fixed percentiles of the corpus's npm packages. */
 const NPM_QUANTILES: readonly (readonly [number, number])[] = [
-  [22_908, 0], [31_284, 0.1], [44_120, 0.2], [64_656, 0.3], [97_874, 0.4], [156_841, 0.5], [272_443, 0.6],
-  [557_605, 0.7], [1_519_211, 0.8], [7_122_815, 0.9], [26_044_430, 0.95], [189_211_792, 0.99],
-  [654_322_037, 0.999], [2_399_072_936, 1],
+  [22_908, 0],
+  [31_284, 0.1],
+  [44_120, 0.2],
+  [64_656, 0.3],
+  [97_874, 0.4],
+  [156_841, 0.5],
+  [272_443, 0.6],
+  [557_605, 0.7],
+  [1_519_211, 0.8],
+  [7_122_815, 0.9],
+  [26_044_430, 0.95],
+  [189_211_792, 0.99],
+  [654_322_037, 0.999],
+  [2_399_072_936, 1],
 ];
 
 export function npmPercentile(monthlyDownloads: number): number {
@@ -32,7 +43,10 @@ export interface Popularity {
 
 export async function npmPopularity(name: string, cfg: UpstreamConfig, now = new Date()): Promise<Popularity | null> {
   try {
-    const path = name.split('/').map((p) => encodeURIComponent(p).replace(/^%40/, '@')).join('/');
+    const path = name
+      .split('/')
+      .map((p) => encodeURIComponent(p).replace(/^%40/, '@'))
+      .join('/');
     const url = `${cfg.npmDownloads}/downloads/point/last-month/${path}`;
     const doc = (await fetchUpstreamJson(url, cfg, 'npm downloads API')) as { downloads?: unknown };
     if (typeof doc.downloads !== 'number' || !Number.isFinite(doc.downloads) || doc.downloads < 0) return null;

@@ -20,7 +20,8 @@ export async function peerDraft(url: string, cfg: UpstreamConfig): Promise<Draft
   const id = doc?.identity;
   const peerAid = typeof id?.aid === 'string' ? id.aid : null;
   const name = line(id?.name, 214);
-  if (!id || !peerAid || !name || !doc.logic || !doc.trust) throw new UpstreamError(502, TRANSLATE.peerNotAContract(host));
+  if (!id || !peerAid || !name || !doc.logic || !doc.trust)
+    throw new UpstreamError(502, TRANSLATE.peerNotAContract(host));
   const { reliability_score, latency_ms, status } = doc.trust;
   return {
     aid: aidOf('catalog', peerAid.replace(/-v1$/, '')),

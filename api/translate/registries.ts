@@ -19,14 +19,18 @@ interface PypiInfo {
 function pypiLicense(info: PypiInfo): string | null {
   const direct = spdxOf(info.license_expression) ?? spdxOf(info.license);
   if (direct) return direct;
-  const classifiers = Array.isArray(info.classifiers) ? info.classifiers.filter((c): c is string => typeof c === 'string') : [];
+  const classifiers = Array.isArray(info.classifiers)
+    ? info.classifiers.filter((c): c is string => typeof c === 'string')
+    : [];
   const named = classifiers.filter((c) => c.startsWith('License :: ')).map((c) => spdxOf(c.split(' :: ').at(-1)));
   // Several licence classifiers (dual licensing) would need an OR we cannot be sure of.
   return named.length === 1 ? (named[0] ?? null) : null;
 }
 
 export async function pypiDraft(project: string, cfg: UpstreamConfig): Promise<Draft> {
-  const doc = (await fetchUpstreamJson(`${cfg.pypi}/pypi/${encodeURIComponent(project)}/json`, cfg, 'PyPI')) as { info?: PypiInfo };
+  const doc = (await fetchUpstreamJson(`${cfg.pypi}/pypi/${encodeURIComponent(project)}/json`, cfg, 'PyPI')) as {
+    info?: PypiInfo;
+  };
   const info = doc.info ?? {};
   const name = named(info.name, PYPI_NAME, project);
   return {
@@ -66,14 +70,19 @@ function npmExecute(pkg: string, bin: unknown): string | null {
 // Names go into shell commands: only what the registries themselves allow.
 export const NPM_NAME = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]{0,213}$/;
 export const PYPI_NAME = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,198}[A-Za-z0-9])?$/;
-const named = (value: unknown, pattern: RegExp, fallback: string) => (typeof value === 'string' && pattern.test(value) ? value : fallback);
+const named = (value: unknown, pattern: RegExp, fallback: string) =>
+  typeof value === 'string' && pattern.test(value) ? value : fallback;
 
 export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft> {
   // The npm CLI's own spelling of a scoped name in the registry path: @scope%2fname.
   const path = `${cfg.npmRegistry}/${pkg.startsWith('@') ? `@${pkg.slice(1).split('/').map(encodeURIComponent).join('%2f')}` : encodeURIComponent(pkg)}`;
   let latest: NpmVersion;
   try {
-    const doc = (await fetchUpstreamJson(path, cfg, 'npm registry')) as { 'dist-tags'?: { latest?: unknown }; versions?: Record<string, NpmVersion>; description?: unknown };
+    const doc = (await fetchUpstreamJson(path, cfg, 'npm registry')) as {
+      'dist-tags'?: { latest?: unknown };
+      versions?: Record<string, NpmVersion>;
+      description?: unknown;
+    };
     const tag = doc['dist-tags']?.latest;
     latest = { description: doc.description, ...(typeof tag === 'string' ? doc.versions?.[tag] : undefined) };
   } catch (error) {
@@ -83,7 +92,8 @@ export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft>
   }
   const name = named(latest.name, NPM_NAME, pkg);
   const popularity = await npmPopularity(name, cfg);
-  const license = typeof latest.license === 'object' && latest.license ? (latest.license as { type?: unknown }).type : latest.license;
+  const license =
+    typeof latest.license === 'object' && latest.license ? (latest.license as { type?: unknown }).type : latest.license;
   return {
     aid: aidOf('npm', name),
     name,

@@ -34,7 +34,10 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
     npmRegistry: base(env.NPM_REGISTRY_URL, 'https://registry.npmjs.org'),
     npmDownloads: base(env.NPM_DOWNLOADS_URL, 'https://api.npmjs.org'),
     ...(env.GITHUB_TOKEN ? { githubToken: env.GITHUB_TOKEN } : {}),
-    peerHosts: (env.PEER_CATALOG_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    peerHosts: (env.PEER_CATALOG_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     allowPrivate: /^(1|true|yes)$/i.test(env.ALLOW_PRIVATE_UPSTREAMS ?? ''),
     // UPSTREAM_TIMEOUT_MS only so tests need not wait 10 s for a silent fake upstream.
     timeoutMs: Number(env.UPSTREAM_TIMEOUT_MS) > 0 ? Number(env.UPSTREAM_TIMEOUT_MS) : 10_000,
@@ -54,11 +57,33 @@ export class UpstreamError extends DomainError {
 }
 
 const blocked = new net.BlockList();
-for (const [addr, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 3]] as const) {
+for (const [addr, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 3],
+] as const) {
   blocked.addSubnet(addr, prefix, 'ipv4');
 }
-for (const [addr, prefix] of [['::', 127], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8]] as const) {
+for (const [addr, prefix] of [
+  ['::', 127],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
   blocked.addSubnet(addr, prefix, 'ipv6');
 }
 
@@ -77,7 +102,11 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 function checkedLookup(allowPrivate: boolean) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
@@ -97,35 +126,61 @@ function checkedLookup(allowPrivate: boolean) {
   };
 }
 
-interface RawResponse { status: number; location: string | undefined; body: Buffer }
+interface RawResponse {
+  status: number;
+  location: string | undefined;
+  body: Buffer;
+}
 
-function requestOnce(url: URL, cfg: UpstreamConfig, headers: Record<string, string>, deadline: number): Promise<RawResponse> {
+function requestOnce(
+  url: URL,
+  cfg: UpstreamConfig,
+  headers: Record<string, string>,
+  deadline: number,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    if (net.isIP(url.hostname.replace(/^\[|\]$/g, '')) && !cfg.allowPrivate && isPrivateAddress(url.hostname.replace(/^\[|\]$/g, ''))) {
+    if (
+      net.isIP(url.hostname.replace(/^\[|\]$/g, '')) &&
+      !cfg.allowPrivate &&
+      isPrivateAddress(url.hostname.replace(/^\[|\]$/g, ''))
+    ) {
       return reject(Object.assign(new Error(`${url.hostname} is not a public address`), { code: 'EPRIVATE' }));
     }
     const mod = url.protocol === 'https:' ? https : http;
-    const req = mod.request(url, {
-      method: 'GET', agent: false, lookup: checkedLookup(cfg.allowPrivate) as never,
-      headers: { 'user-agent': 'tool-contract-catalog-translate/1.0', 'accept-encoding': 'identity', ...headers },
-    }, (res) => {
-      const status = res.statusCode ?? 0;
-      const length = Number(res.headers['content-length']);
-      if (Number.isFinite(length) && length > cfg.maxBytes) {
-        res.destroy();
-        return reject(Object.assign(new Error('too large'), { code: 'ETOOLARGE' }));
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > cfg.maxBytes) { res.destroy(); reject(Object.assign(new Error('too large'), { code: 'ETOOLARGE' })); return; }
-        chunks.push(c);
-      });
-      res.on('end', () => resolve({ status, location: res.headers.location, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), Math.max(1, deadline - Date.now()));
+    const req = mod.request(
+      url,
+      {
+        method: 'GET',
+        agent: false,
+        lookup: checkedLookup(cfg.allowPrivate) as never,
+        headers: { 'user-agent': 'tool-contract-catalog-translate/1.0', 'accept-encoding': 'identity', ...headers },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const length = Number(res.headers['content-length']);
+        if (Number.isFinite(length) && length > cfg.maxBytes) {
+          res.destroy();
+          return reject(Object.assign(new Error('too large'), { code: 'ETOOLARGE' }));
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > cfg.maxBytes) {
+            res.destroy();
+            reject(Object.assign(new Error('too large'), { code: 'ETOOLARGE' }));
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => resolve({ status, location: res.headers.location, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+      Math.max(1, deadline - Date.now()),
+    );
     req.on('close', () => clearTimeout(timer));
     req.on('error', reject);
     req.end();
@@ -136,7 +191,12 @@ function requestOnce(url: URL, cfg: UpstreamConfig, headers: Record<string, stri
  * GETs JSON from an allowed host. `name` says who the upstream is in error messages ("PyPI"). Throws
  * UpstreamError: 404 for 404/410, 502 for everything else that is not a 2xx JSON answer.
  */
-export async function fetchUpstreamJson(rawUrl: string, cfg: UpstreamConfig, name: string, options: { headers?: Record<string, string> } = {}): Promise<unknown> {
+export async function fetchUpstreamJson(
+  rawUrl: string,
+  cfg: UpstreamConfig,
+  name: string,
+  options: { headers?: Record<string, string> } = {},
+): Promise<unknown> {
   let url = new URL(rawUrl);
   const deadline = Date.now() + cfg.timeoutMs;
   for (let hops = 0; ; hops++) {
@@ -160,8 +220,10 @@ export async function fetchUpstreamJson(rawUrl: string, cfg: UpstreamConfig, nam
       url = next;
       continue;
     }
-    if (res.status === 404 || res.status === 410) throw new UpstreamError(404, UPSTREAM.noSuchEntry(name, url.host, url.pathname, res.status));
-    if (res.status < 200 || res.status > 299) throw new UpstreamError(502, UPSTREAM.badStatus(name, url.host, res.status));
+    if (res.status === 404 || res.status === 410)
+      throw new UpstreamError(404, UPSTREAM.noSuchEntry(name, url.host, url.pathname, res.status));
+    if (res.status < 200 || res.status > 299)
+      throw new UpstreamError(502, UPSTREAM.badStatus(name, url.host, res.status));
     try {
       return JSON.parse(res.body.toString('utf8'));
     } catch {

@@ -18,15 +18,19 @@ export type ApiWriteResult =
 
 type WriteCtx = Pick<AppContext, 'store' | 'apis' | 'rebuild' | 'reviewQueue'>;
 
-const writingApi = <T>(ctx: WriteCtx, name: string, fn: () => Promise<T>) => withCatalogWrite(ctx, () => refreshApis(ctx, [name]), fn);
+const writingApi = <T>(ctx: WriteCtx, name: string, fn: () => Promise<T>) =>
+  withCatalogWrite(ctx, () => refreshApis(ctx, [name]), fn);
 
 const authText = (a: ApiRecord['manifest']['auth'] | Auth) =>
-  [a.type, 'header' in a && a.header ? `header ${a.header}` : '', 'query' in a && a.query ? `query ${a.query}` : ''].filter(Boolean).join(' ');
+  [a.type, 'header' in a && a.header ? `header ${a.header}` : '', 'query' in a && a.query ? `query ${a.query}` : '']
+    .filter(Boolean)
+    .join(' ');
 
 /** What `next` changes of a served manifest in the parts a caller needs to reach the API at all. */
 export function protectedChanges(current: ApiRecord, next: ApiManifest): string[] {
   const changes: string[] = [];
-  if (current.manifest.base_url !== next.manifest.base_url) changes.push(`base_url: ${current.manifest.base_url} -> ${next.manifest.base_url}`);
+  if (current.manifest.base_url !== next.manifest.base_url)
+    changes.push(`base_url: ${current.manifest.base_url} -> ${next.manifest.base_url}`);
   const [was, now] = [authText(current.manifest.auth), authText(next.manifest.auth)];
   if (was !== now) changes.push(`auth: ${was} -> ${now}`);
   return changes;
@@ -55,7 +59,12 @@ export async function putApi(ctx: WriteCtx, value: unknown, note: string, at: Lo
     const changes = current ? protectedChanges(current, m) : [];
     if (changes.length === 0) return store(ctx, m);
     const ticket = await ctx.reviewQueue.submit({
-      kind: 'api', aid: m.service_name, field: null, value: JSON.stringify(m), agent: 'unknown', note: `${note}: ${changes.join('; ')}`,
+      kind: 'api',
+      aid: m.service_name,
+      field: null,
+      value: JSON.stringify(m),
+      agent: 'unknown',
+      note: `${note}: ${changes.join('; ')}`,
     });
     if (!ticket) throw new DomainError('conflict', ADMIN.manifestChangeQueued(m.service_name));
     return { status: 'queued', service_name: m.service_name, ticket: ticket.id, changes };

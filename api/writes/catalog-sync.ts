@@ -19,14 +19,20 @@ import { isApiRecord } from '../services/apis.ts';
 import { withWriteLock } from './write-lock.ts';
 
 type SyncContext = Pick<AppContext, 'store' | 'snapshot' | 'toolSearch' | 'apis'>;
-type ToolsContext = Pick<AppContext, 'store' | 'snapshot'> & { toolSearch: Pick<AppContext['toolSearch'], 'upsert' | 'remove'> };
+type ToolsContext = Pick<AppContext, 'store' | 'snapshot'> & {
+  toolSearch: Pick<AppContext['toolSearch'], 'upsert' | 'remove'>;
+};
 
 /**
  * The one way the in-memory catalog changes: each given tool is set (a contract) or dropped (null), the
  * load errors of those files are replaced by `errors` (a file now valid, or gone, no longer counts as one),
  * and a new snapshot replaces the old; tool search follows. Catalog writes and reloads both end here.
  */
-export function replaceTools(ctx: Pick<ToolsContext, 'snapshot' | 'toolSearch'>, tools: ReadonlyMap<string, ToolContract | null>, errors: readonly string[] = []): void {
+export function replaceTools(
+  ctx: Pick<ToolsContext, 'snapshot' | 'toolSearch'>,
+  tools: ReadonlyMap<string, ToolContract | null>,
+  errors: readonly string[] = [],
+): void {
   if (tools.size === 0) return;
   const byAid = new Map(ctx.snapshot.byAid);
   const marks = [...tools.keys()].map((aid) => `tools/${aid}.json: `);
@@ -103,23 +109,46 @@ export interface ChangeFollower {
 }
 
 /** Subscribes to the changes channel; `wake` asks this process's scheduler for a (locked) rebuild. */
-export async function followChanges(ctx: SyncContext, overlay: CatalogOverlay, wake: (changes: Changes) => void): Promise<ChangeFollower> {
+export async function followChanges(
+  ctx: SyncContext,
+  overlay: CatalogOverlay,
+  wake: (changes: Changes) => void,
+): Promise<ChangeFollower> {
   const sub: Redis = overlay.client().duplicate();
   sub.on('error', () => undefined); // reported by the main connection; the subscriber reconnects by itself
-  const apply = (changes: Changes) => reloadRecords(ctx, changes).then(() => wake(changes), (error: Error) => {
-    console.error(`catalog sync: cannot reload ${changes.tools.length + changes.apis.length} record(s): ${error.message}`);
-  });
+  const apply = (changes: Changes) =>
+    reloadRecords(ctx, changes).then(
+      () => wake(changes),
+      (error: Error) => {
+        console.error(
+          `catalog sync: cannot reload ${changes.tools.length + changes.apis.length} record(s): ${error.message}`,
+        );
+      },
+    );
   sub.on('message', (_channel: string, text: string) => {
     let notice: ChangeNotice;
-    try { notice = JSON.parse(text) as ChangeNotice; } catch { return; }
+    try {
+      notice = JSON.parse(text) as ChangeNotice;
+    } catch {
+      return;
+    }
     if (notice.source === overlay.source || !Array.isArray(notice.tools) || !Array.isArray(notice.apis)) return;
-    void apply({ tools: notice.tools.filter((s) => typeof s === 'string'), apis: notice.apis.filter((s) => typeof s === 'string') });
+    void apply({
+      tools: notice.tools.filter((s) => typeof s === 'string'),
+      apis: notice.apis.filter((s) => typeof s === 'string'),
+    });
   });
   let connected = false;
   sub.on('ready', () => {
-    if (!connected) { connected = true; return; }
+    if (!connected) {
+      connected = true;
+      return;
+    }
     // A reconnect: notices sent meanwhile are lost; compare everything once.
-    changedSinceLoad(ctx).then((c) => (c.tools.length || c.apis.length ? apply(c) : undefined), () => undefined);
+    changedSinceLoad(ctx).then(
+      (c) => (c.tools.length || c.apis.length ? apply(c) : undefined),
+      () => undefined,
+    );
   });
   await sub.subscribe(overlay.names.channel);
   return {

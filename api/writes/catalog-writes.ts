@@ -28,10 +28,18 @@ export type CommandField = (typeof COMMAND_FIELDS)[number];
 
 /** The contract as the catalog file holds it: blocks in their usual order, `$schema` (editor help) kept when given. */
 function fileForm(c: ToolContract): ToolContract {
-  return { ...(c.$schema === undefined ? {} : { $schema: c.$schema }), identity: c.identity, logic: c.logic, trust: c.trust, action: c.action, ...(c.record ? { record: c.record } : {}) };
+  return {
+    ...(c.$schema === undefined ? {} : { $schema: c.$schema }),
+    identity: c.identity,
+    logic: c.logic,
+    trust: c.trust,
+    action: c.action,
+    ...(c.record ? { record: c.record } : {}),
+  };
 }
 
-const writingTools = <T>(ctx: WriteContext, aids: string[], fn: () => Promise<T>) => withCatalogWrite(ctx, () => refreshTools(ctx, aids), fn);
+const writingTools = <T>(ctx: WriteContext, aids: string[], fn: () => Promise<T>) =>
+  withCatalogWrite(ctx, () => refreshTools(ctx, aids), fn);
 
 const WRITE_CONCURRENCY = 8;
 
@@ -92,22 +100,35 @@ export interface TrustEntry {
 }
 
 /** Changes only trust.reliability_score and record.reliability_calculated_at of the known aids. */
-export async function updateTrust(ctx: WriteContext, entries: TrustEntry[], calculatedAt: string): Promise<{ updated: number; unknown: string[] }> {
-  return writingTools(ctx, entries.map((e) => e.aid), async () => {
-    const unknown: string[] = [];
-    const changed: ToolContract[] = [];
-    for (const e of entries) {
-      const c = ctx.snapshot.byAid.get(e.aid);
-      if (!c) { unknown.push(e.aid); continue; }
-      changed.push(fileForm({
-        ...c,
-        trust: { ...c.trust, reliability_score: e.reliability_score },
-        record: { ...c.record, reliability_calculated_at: calculatedAt },
-      }));
-    }
-    await commit(ctx, changed);
-    return { updated: changed.length, unknown };
-  });
+export async function updateTrust(
+  ctx: WriteContext,
+  entries: TrustEntry[],
+  calculatedAt: string,
+): Promise<{ updated: number; unknown: string[] }> {
+  return writingTools(
+    ctx,
+    entries.map((e) => e.aid),
+    async () => {
+      const unknown: string[] = [];
+      const changed: ToolContract[] = [];
+      for (const e of entries) {
+        const c = ctx.snapshot.byAid.get(e.aid);
+        if (!c) {
+          unknown.push(e.aid);
+          continue;
+        }
+        changed.push(
+          fileForm({
+            ...c,
+            trust: { ...c.trust, reliability_score: e.reliability_score },
+            record: { ...c.record, reliability_calculated_at: calculatedAt },
+          }),
+        );
+      }
+      await commit(ctx, changed);
+      return { updated: changed.length, unknown };
+    },
+  );
 }
 
 /** Sets one command of the current contract (an accepted micro_translation or fix). */

@@ -14,7 +14,10 @@ const locks = new WeakMap<object, Promise<unknown>>();
 export function withWriteLock<T>(ctx: object, fn: () => Promise<T>): Promise<T> {
   const prev = locks.get(ctx) ?? Promise.resolve();
   const next = prev.then(fn, fn);
-  locks.set(ctx, next.catch(() => undefined));
+  locks.set(
+    ctx,
+    next.catch(() => undefined),
+  );
   return next;
 }
 
@@ -24,7 +27,11 @@ const SHARED_LOCK_TTL_MS = 5_000;
 export const SHARED_LOCK_WAIT_MS = 15_000;
 
 /** Runs fn holding the overlay's catalog write lock (no overlay: just runs it). */
-export async function withSharedWriteLock<T>(overlay: CatalogOverlay | undefined, fn: () => Promise<T>, waitMs = SHARED_LOCK_WAIT_MS): Promise<T> {
+export async function withSharedWriteLock<T>(
+  overlay: CatalogOverlay | undefined,
+  fn: () => Promise<T>,
+  waitMs = SHARED_LOCK_WAIT_MS,
+): Promise<T> {
   if (!overlay) return fn();
   const client = overlay.client();
   const deadline = Date.now() + waitMs;
@@ -49,10 +56,16 @@ export async function withSharedWriteLock<T>(overlay: CatalogOverlay | undefined
  * A catalog write: both locks, and with an overlay `refresh` first (re-reading the records the write
  * touches into memory), so the write modifies what is stored now, not what this process last heard of.
  */
-export function withCatalogWrite<T>(ctx: { store: { overlay?: CatalogOverlay | undefined } }, refresh: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
+export function withCatalogWrite<T>(
+  ctx: { store: { overlay?: CatalogOverlay | undefined } },
+  refresh: () => Promise<void>,
+  fn: () => Promise<T>,
+): Promise<T> {
   const { overlay } = ctx.store;
-  return withWriteLock(ctx, () => withSharedWriteLock(overlay, async () => {
-    if (overlay) await refresh();
-    return fn();
-  }));
+  return withWriteLock(ctx, () =>
+    withSharedWriteLock(overlay, async () => {
+      if (overlay) await refresh();
+      return fn();
+    }),
+  );
 }

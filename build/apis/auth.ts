@@ -41,7 +41,10 @@ function firstServerHost(doc: Json): { host: string; region?: string } {
 
 function isSigV4(scheme: Json): boolean {
   const authType = String(scheme['x-amazon-apigateway-authtype'] ?? '').toLowerCase();
-  return authType === 'awssigv4' || (scheme.name === 'Authorization' && /signature v(ersion )?4/i.test(String(scheme.description ?? '')));
+  return (
+    authType === 'awssigv4' ||
+    (scheme.name === 'Authorization' && /signature v(ersion )?4/i.test(String(scheme.description ?? '')))
+  );
 }
 
 function sigV4Scheme(id: string, doc: Json): AuthScheme {
@@ -62,7 +65,8 @@ function oauthScheme(id: string, scheme: Json): AuthScheme {
     : [[String(scheme.flow ?? ''), scheme]];
   const [flowName, flow] = entries.find(([, f]) => typeof f.tokenUrl === 'string') ?? entries[0] ?? ['', {}];
   if (flowName) out.flow = flowName;
-  if (typeof flow.authorizationUrl === 'string' && flow.authorizationUrl) out.authorization_url = flow.authorizationUrl.slice(0, 500);
+  if (typeof flow.authorizationUrl === 'string' && flow.authorizationUrl)
+    out.authorization_url = flow.authorizationUrl.slice(0, 500);
   if (typeof flow.tokenUrl === 'string' && flow.tokenUrl) out.token_url = flow.tokenUrl.slice(0, 500);
   const scopes = isObject(flow.scopes) ? Object.keys(flow.scopes) : [];
   if (scopes.length > 0) out.scopes = scopes.slice(0, MAX_SCOPES).map((s) => s.slice(0, 200));
@@ -91,7 +95,14 @@ export function schemeOf(id: string, scheme: Json, doc: Json): AuthScheme | unde
     }
     case 'http': {
       const s = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : '';
-      if (s === 'basic') return { id, type: 'basic', in: 'header', name: 'Authorization', format: 'Basic base64({username}:{password})' };
+      if (s === 'basic')
+        return {
+          id,
+          type: 'basic',
+          in: 'header',
+          name: 'Authorization',
+          format: 'Basic base64({username}:{password})',
+        };
       if (s === 'bearer') return { id, type: 'bearer', in: 'header', name: 'Authorization', format: 'Bearer {token}' };
       // Custom Authorization-header schemes (HMAC signatures, `negotiate`): a credential after the scheme word.
       const word = typeof scheme.scheme === 'string' && scheme.scheme ? scheme.scheme.slice(0, 40) : 'Token';
@@ -103,7 +114,8 @@ export function schemeOf(id: string, scheme: Json, doc: Json): AuthScheme | unde
 }
 
 // Parameter names that carry a credential when a definition declares no scheme.
-const KEY_PARAM = /^(x-)?([a-z]+[-_])?(api[-_]?key|apikey|api[-_]?token|access[-_]?token|auth[-_]?token|token|key|secret|client[-_]?secret|app[-_]?key|app[-_]?id|client[-_]?id|subscription[-_]?key|authorization|password)$/i;
+const KEY_PARAM =
+  /^(x-)?([a-z]+[-_])?(api[-_]?key|apikey|api[-_]?token|access[-_]?token|auth[-_]?token|token|key|secret|client[-_]?secret|app[-_]?key|app[-_]?id|client[-_]?id|subscription[-_]?key|authorization|password)$/i;
 
 /** Header/query/cookie parameters named like keys on at least half of the operations (and at least one). */
 function inferredSchemes(ops: readonly Operation[], r: Resolver): AuthScheme[] {
@@ -123,8 +135,12 @@ function inferredSchemes(ops: readonly Operation[], r: Resolver): AuthScheme[] {
     .map((c) => {
       const bearer = c.in === 'header' && /^authorization$/i.test(c.name);
       return {
-        id: c.name.slice(0, 200), type: bearer ? 'bearer' : 'apikey', in: c.in, name: c.name.slice(0, 200),
-        format: bearer ? 'Bearer {token}' : '{key}', inferred: true,
+        id: c.name.slice(0, 200),
+        type: bearer ? 'bearer' : 'apikey',
+        in: c.in,
+        name: c.name.slice(0, 200),
+        format: bearer ? 'Bearer {token}' : '{key}',
+        inferred: true,
       } satisfies AuthScheme;
     });
 }
@@ -166,12 +182,15 @@ export function authOf(doc: Json, r: Resolver, ops: readonly Operation[] = []): 
 
   // Schemes in force: those any requirement (default or per operation) names, in first-use order.
   const used: string[] = [];
-  for (const req of [...requirements, ...opReqs.flatMap((q) => q ?? [])]) for (const id of req) if (!used.includes(id)) used.push(id);
+  for (const req of [...requirements, ...opReqs.flatMap((q) => q ?? [])])
+    for (const id of req) if (!used.includes(id)) used.push(id);
   const schemes = used.map((id) => byId.get(id)).filter((s): s is AuthScheme => s !== undefined);
 
   const first = requirements[0];
   const primary = first && first.length > 0 ? byId.get(first[0] ?? '') : undefined;
-  const auth: Auth = { type: primary ? (primary.type === 'apikey' && primary.in === 'cookie' ? 'apikey' : primary.type) : 'none' };
+  const auth: Auth = {
+    type: primary ? (primary.type === 'apikey' && primary.in === 'cookie' ? 'apikey' : primary.type) : 'none',
+  };
   if (primary?.in === 'query' && primary.name) auth.query = primary.name;
   else if (primary?.in === 'header' && primary.name) auth.header = primary.name;
   if (schemes.length > 0) {
@@ -188,7 +207,8 @@ export function authOf(doc: Json, r: Resolver, ops: readonly Operation[] = []): 
       return (own ?? requirements).filter((req, i, all) => all.findIndex((x) => x.join() === req.join()) === i);
     },
     isCredential(p) {
-      if (p.in === 'header' && typeof p.name === 'string' && /^authorization$/i.test(p.name) && schemes.length > 0) return true;
+      if (p.in === 'header' && typeof p.name === 'string' && /^authorization$/i.test(p.name) && schemes.length > 0)
+        return true;
       if (sigv4 && p.in === 'header' && typeof p.name === 'string' && SIGNING_HEADERS.test(p.name)) return true;
       return credentialKeys.has(`${String(p.in)}:${String(p.name)}`);
     },

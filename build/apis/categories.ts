@@ -12,18 +12,55 @@ import { snakeWords } from './naming.ts';
 
 /** APIs.guru category → ours. Unknown labels map to nothing (and are skipped). */
 const DIRECTORY_CATEGORIES: Readonly<Record<string, ApiCategory>> = {
-  analytics: 'analytics', backend: 'cloud', cloud: 'cloud', collaboration: 'productivity',
-  customer_relation: 'commerce', developer_tools: 'developer_tools', ecommerce: 'commerce', education: 'data',
-  email: 'email', enterprise: 'productivity', entertainment: 'media', financial: 'finance', forms: 'productivity',
-  hosting: 'cloud', iot: 'cloud', location: 'maps', machine_learning: 'ai', marketing: 'commerce',
-  media: 'media', messaging: 'messaging', monitoring: 'developer_tools', open_data: 'data', payment: 'payments',
-  project_management: 'productivity', search: 'data', security: 'security', social: 'social', storage: 'storage',
-  support: 'productivity', telecom: 'messaging', text: 'ai', time_management: 'productivity', tools: 'developer_tools',
+  analytics: 'analytics',
+  backend: 'cloud',
+  cloud: 'cloud',
+  collaboration: 'productivity',
+  customer_relation: 'commerce',
+  developer_tools: 'developer_tools',
+  ecommerce: 'commerce',
+  education: 'data',
+  email: 'email',
+  enterprise: 'productivity',
+  entertainment: 'media',
+  financial: 'finance',
+  forms: 'productivity',
+  hosting: 'cloud',
+  iot: 'cloud',
+  location: 'maps',
+  machine_learning: 'ai',
+  marketing: 'commerce',
+  media: 'media',
+  messaging: 'messaging',
+  monitoring: 'developer_tools',
+  open_data: 'data',
+  payment: 'payments',
+  project_management: 'productivity',
+  search: 'data',
+  security: 'security',
+  social: 'social',
+  storage: 'storage',
+  support: 'productivity',
+  telecom: 'messaging',
+  text: 'ai',
+  time_management: 'productivity',
+  tools: 'developer_tools',
   transport: 'maps',
 };
 
 /** Directory categories too broad to beat a specific title keyword. */
-const BROAD = new Set(['cloud', 'analytics', 'media', 'open_data', 'developer_tools', 'tools', 'enterprise', 'financial', 'telecom', 'entertainment']);
+const BROAD = new Set([
+  'cloud',
+  'analytics',
+  'media',
+  'open_data',
+  'developer_tools',
+  'tools',
+  'enterprise',
+  'financial',
+  'telecom',
+  'entertainment',
+]);
 
 /** Whole-word keywords (checked in this order) that identify a specific category. */
 const KEYWORDS: readonly [RegExp, ApiCategory][] = [
@@ -31,7 +68,10 @@ const KEYWORDS: readonly [RegExp, ApiCategory][] = [
   [/\b(payments?|checkout|invoic\w*|billing|paypal|stripe|card issuing)\b/i, 'payments'],
   [/\b(sms|chat|messag\w*|telephony|voice calls?|whatsapp|telegram|push notifications?)\b/i, 'messaging'],
   [/\b(maps?|geocod\w*|geolocation|routing|places|gis|navigation|geospatial)\b/i, 'maps'],
-  [/\b(machine learning|artificial intelligence|ai|llm|nlp|language model|translat\w*|speech|vision|sentiment)\b/i, 'ai'],
+  [
+    /\b(machine learning|artificial intelligence|ai|llm|nlp|language model|translat\w*|speech|vision|sentiment)\b/i,
+    'ai',
+  ],
   [/\b(storage|blob|buckets?|file ?shares?|s3|drive|backup)\b/i, 'storage'],
   [/\b(security|vulnerabilit\w*|threat|firewall|fraud|malware|identity|auth0|secrets?|key ?vault)\b/i, 'security'],
   [/\b(bank\w*|financ\w*|trading|stocks?|crypto\w*|accounting|tax)\b/i, 'finance'],
@@ -65,11 +105,13 @@ export function chooseCategory(directory: readonly string[], title: string, desc
 
 // Words that say nothing about what an API does.
 const STOPWORDS = new Set(
-  ('a an and are as at be by can for from has have how in into is it its of on or our that the this to was we'
-    + ' will with you your api apis rest restful service services v1 v2 v3 v4 version documentation openapi'
-    + ' swagger spec specification endpoint endpoints provides provide allows using use used http https www'
-    + ' com org net io json based client management resource resources public more about other all which'
-    + ' these those their also new get see here please information data access').split(' '),
+  (
+    'a an and are as at be by can for from has have how in into is it its of on or our that the this to was we' +
+    ' will with you your api apis rest restful service services v1 v2 v3 v4 version documentation openapi' +
+    ' swagger spec specification endpoint endpoints provides provide allows using use used http https www' +
+    ' com org net io json based client management resource resources public more about other all which' +
+    ' these those their also new get see here please information data access'
+  ).split(' '),
 );
 
 /** Words of a title or description that is already plain text (compile.ts passes returns.ts `plainText`). */
@@ -84,7 +126,13 @@ function words(plain: string): string[] {
  * Tags, lowercase snake_case, at most MAX_TAGS: our category, then the directory's categories and
  * `x-tags`, then title words, then description words (in order of appearance, first 300 characters).
  */
-export function chooseTags(category: ApiCategory, directory: readonly string[], xTags: readonly string[], title: string, description: string): string[] {
+export function chooseTags(
+  category: ApiCategory,
+  directory: readonly string[],
+  xTags: readonly string[],
+  title: string,
+  description: string,
+): string[] {
   const out: string[] = [];
   const add = (tag: string) => {
     const t = snakeWords(tag).join('_').slice(0, 40).replace(/_+$/, '');

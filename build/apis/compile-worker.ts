@@ -18,9 +18,12 @@ export interface CompileTask {
 
 export type CompileResult =
   | {
-    id: number; ok: true; content: string; operations: Uint8Array;
-    tokens: { definition: number; manifest: number; recipes: number[] };
-  }
+      id: number;
+      ok: true;
+      content: string;
+      operations: Uint8Array;
+      tokens: { definition: number; manifest: number; recipes: number[] };
+    }
   | { id: number; ok: false; reason: string };
 
 export async function runTask(task: CompileTask): Promise<CompileResult> {
@@ -32,18 +35,42 @@ export async function runTask(task: CompileTask): Promise<CompileResult> {
     } catch (e) {
       throw new CompileError(`invalid JSON: ${(e as Error).message}`);
     }
-    const { manifest, operations } = await compileApi({ definition, text, serviceName: task.serviceName, compiledAt: task.compiledAt, specId: task.specId });
+    const { manifest, operations } = await compileApi({
+      definition,
+      text,
+      serviceName: task.serviceName,
+      compiledAt: task.compiledAt,
+      specId: task.specId,
+    });
     const errors = validateManifest(manifest);
-    if (errors.length > 0) throw new CompileError(`invalid manifest: ${errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    if (errors.length > 0)
+      throw new CompileError(
+        `invalid manifest: ${errors
+          .slice(0, 3)
+          .map((e) => `${e.path} ${e.message}`)
+          .join('; ')}`,
+      );
     const opErrors = validateOperationsFile(operations);
-    if (opErrors.length > 0) throw new CompileError(`invalid recipes: ${opErrors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ')}`);
+    if (opErrors.length > 0)
+      throw new CompileError(
+        `invalid recipes: ${opErrors
+          .slice(0, 3)
+          .map((e) => `${e.path} ${e.message}`)
+          .join('; ')}`,
+      );
     const recipes = operations.operations.map((op) => countTokens(JSON.stringify(op)));
     return {
-      id: task.id, ok: true, content: manifestFileContent(manifest), operations: operationsFileContent(operations),
+      id: task.id,
+      ok: true,
+      content: manifestFileContent(manifest),
+      operations: operationsFileContent(operations),
       tokens: { ...manifest.record.tokens, recipes },
     };
   } catch (e) {
-    const reason = e instanceof CompileError ? e.message : `${(e as Error).name ?? 'Error'}: ${String((e as Error).message ?? e).split('\n')[0]}`;
+    const reason =
+      e instanceof CompileError
+        ? e.message
+        : `${(e as Error).name ?? 'Error'}: ${String((e as Error).message ?? e).split('\n')[0]}`;
     return { id: task.id, ok: false, reason };
   }
 }

@@ -48,7 +48,8 @@ export async function compileManifest(input: CompileInput): Promise<ApiManifest>
 export async function compileApi(input: CompileInput): Promise<CompiledApi> {
   const doc = input.definition;
   if (!isObject(doc)) throw new CompileError('definition is not a JSON object');
-  if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string') throw new CompileError('not an OpenAPI or Swagger definition');
+  if (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string')
+    throw new CompileError('not an OpenAPI or Swagger definition');
   const info: Json = isObject(doc.info) ? doc.info : {};
 
   let resolver: Resolver;
@@ -63,12 +64,15 @@ export async function compileApi(input: CompileInput): Promise<CompiledApi> {
   const baseUrl = serverOf(doc);
   if (!baseUrl) throw new CompileError('no usable server URL (none, relative to a file host, or templated)');
 
-  const title = typeof info.title === 'string' && info.title.trim() ? plainText(info.title).slice(0, 200) : input.serviceName;
+  const title =
+    typeof info.title === 'string' && info.title.trim() ? plainText(info.title).slice(0, 200) : input.serviceName;
   const description = typeof info.description === 'string' ? plainText(info.description) : '';
   const apiAuth = authOf(doc, resolver, operations);
   const auth = apiAuth.auth;
   const ids = operationIds(operations);
-  const recipes = operations.map((o, i) => buildRecipe({ o, id: ids[i] ?? '', returns: returnsOf(o, resolver), doc, auth: apiAuth }, resolver));
+  const recipes = operations.map((o, i) =>
+    buildRecipe({ o, id: ids[i] ?? '', returns: returnsOf(o, resolver), doc, auth: apiAuth }, resolver),
+  );
   const body: ManifestBody = {
     service: title,
     base_url: baseUrl.url,

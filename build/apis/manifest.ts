@@ -6,8 +6,23 @@ import { createAjv, type FieldError, formatAjvErrors } from '../model/validate-c
 
 /** The fixed category list; build/apis/categories.ts maps the directory's own categories onto it. */
 export const API_CATEGORIES = [
-  'payments', 'email', 'messaging', 'maps', 'ai', 'cloud', 'storage', 'developer_tools', 'analytics',
-  'social', 'media', 'commerce', 'finance', 'security', 'productivity', 'data', 'other',
+  'payments',
+  'email',
+  'messaging',
+  'maps',
+  'ai',
+  'cloud',
+  'storage',
+  'developer_tools',
+  'analytics',
+  'social',
+  'media',
+  'commerce',
+  'finance',
+  'security',
+  'productivity',
+  'data',
+  'other',
 ] as const;
 export type ApiCategory = (typeof API_CATEGORIES)[number];
 
@@ -36,34 +51,56 @@ const Url = Type.String({ minLength: 1, maxLength: 500 });
 /** One security scheme in force, with where its credential goes. */
 export const AuthScheme = Type.Object(
   {
-    id: Type.String({ minLength: 1, maxLength: 200, description: 'The scheme name in the definition; recipes refer to it.' }),
+    id: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The scheme name in the definition; recipes refer to it.',
+    }),
     type: Type.Enum([...SCHEME_TYPES]),
     in: Type.Optional(Type.Enum(['header', 'query', 'cookie'])),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Header, query parameter or cookie name.' })),
-    format: Type.Optional(Type.String({ maxLength: 80, description: 'The value to send: `Bearer {token}`, `{key}` …' })),
+    name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Header, query parameter or cookie name.' }),
+    ),
+    format: Type.Optional(
+      Type.String({ maxLength: 80, description: 'The value to send: `Bearer {token}`, `{key}` …' }),
+    ),
     service: Type.Optional(Type.String({ maxLength: 100, description: 'sigv4: the signing service name.' })),
     region: Type.Optional(Type.String({ maxLength: 100, description: 'sigv4: the default signing region.' })),
     flow: Type.Optional(Type.String({ maxLength: 40, description: 'oauth2: the flow the URLs belong to.' })),
     authorization_url: Type.Optional(Url),
     token_url: Type.Optional(Url),
     openid_url: Type.Optional(Url),
-    scopes: Type.Optional(Type.Array(Name, { maxItems: 10, description: 'oauth2: the first scopes in the definition.' })),
-    scopes_total: Type.Optional(Type.Integer({ minimum: 0, description: 'oauth2: how many scopes there are when more are defined.' })),
-    inferred: Type.Optional(Type.Literal(true, { description: 'No scheme declared; a key parameter most operations take.' })),
+    scopes: Type.Optional(
+      Type.Array(Name, { maxItems: 10, description: 'oauth2: the first scopes in the definition.' }),
+    ),
+    scopes_total: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'oauth2: how many scopes there are when more are defined.' }),
+    ),
+    inferred: Type.Optional(
+      Type.Literal(true, { description: 'No scheme declared; a key parameter most operations take.' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const Auth = Type.Object(
   {
-    type: Type.Enum([...AUTH_TYPES], { description: 'The default scheme type (first scheme of the first requirement).' }),
-    header: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Header carrying the default credential.' })),
-    query: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Query parameter carrying the default key.' })),
+    type: Type.Enum([...AUTH_TYPES], {
+      description: 'The default scheme type (first scheme of the first requirement).',
+    }),
+    header: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Header carrying the default credential.' }),
+    ),
+    query: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Query parameter carrying the default key.' }),
+    ),
     schemes: Type.Optional(Type.Array(AuthScheme, { maxItems: 30, description: 'Every scheme in force.' })),
-    requirements: Type.Optional(Type.Array(Type.Array(Name), {
-      maxItems: 30,
-      description: 'Alternatives by default; each lists scheme ids sent together ([] = anonymous allowed).',
-    })),
+    requirements: Type.Optional(
+      Type.Array(Type.Array(Name), {
+        maxItems: 30,
+        description: 'Alternatives by default; each lists scheme ids sent together ([] = anonymous allowed).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -74,21 +111,35 @@ export const UrlVariable = Type.Object(
     default: Type.Optional(Type.String({ maxLength: 500 })),
     enum: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 40 })),
     description: Type.Optional(Type.String({ maxLength: 200 })),
-    placeholder: Type.Optional(Type.Literal(true, { description: 'The definition names a sample value, not a real one.' })),
+    placeholder: Type.Optional(
+      Type.Literal(true, { description: 'The definition names a sample value, not a real one.' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const Intent = Type.Object(
   {
-    id: Type.String({ pattern: SNAKE_PATTERN, maxLength: 80, description: 'snake_case, from operationId or method + path; unique within the manifest.' }),
+    id: Type.String({
+      pattern: SNAKE_PATTERN,
+      maxLength: 80,
+      description: 'snake_case, from operationId or method + path; unique within the manifest.',
+    }),
     method: Type.Enum([...HTTP_METHODS]),
-    path: Type.String({ minLength: 1, maxLength: 1000, description: 'Path template relative to base_url, as in the definition.' }),
+    path: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'Path template relative to base_url, as in the definition.',
+    }),
     params: Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.Enum([...PARAM_TYPES]), {
       maxProperties: 40,
       description: 'Required path, query and body parameters and their JSON types.',
     }),
-    returns: Type.String({ pattern: RETURNS_PATTERN, maxLength: 200, description: 'What a successful call returns, at most ten words.' }),
+    returns: Type.String({
+      pattern: RETURNS_PATTERN,
+      maxLength: 200,
+      description: 'What a successful call returns, at most ten words.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -99,7 +150,8 @@ export const ManifestBody = Type.Object(
     base_url: Type.String({
       pattern: '^https?://[^\\s]+$',
       maxLength: 2000,
-      description: 'Callable URL, or a template with {variables} when base_url_variables has one without a usable default.',
+      description:
+        'Callable URL, or a template with {variables} when base_url_variables has one without a usable default.',
     }),
     base_url_variables: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 100 }), UrlVariable)),
     base_url_template: Type.Optional(Type.Literal(true, { description: 'base_url must be filled in before calling.' })),
@@ -121,7 +173,10 @@ export const ApiRecord = Type.Object(
     compiled_at: Type.String({ format: 'date-time' }),
     tokens: Type.Object(
       {
-        definition: Type.Integer({ minimum: 0, description: 'o200k_base tokens of the source definition as shipped (JSON).' }),
+        definition: Type.Integer({
+          minimum: 0,
+          description: 'o200k_base tokens of the source definition as shipped (JSON).',
+        }),
         manifest: Type.Integer({ minimum: 0, description: 'o200k_base tokens of the compact JSON of `manifest`.' }),
       },
       { additionalProperties: false },
@@ -133,10 +188,19 @@ export const ApiRecord = Type.Object(
 export const ApiManifest = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
-    service_name: Type.String({ pattern: SNAKE_PATTERN, maxLength: 100, description: 'Unique id; equals the file name.' }),
+    service_name: Type.String({
+      pattern: SNAKE_PATTERN,
+      maxLength: 100,
+      description: 'Unique id; equals the file name.',
+    }),
     category: Type.Enum([...API_CATEGORIES]),
     tags: Type.Array(Type.String({ pattern: SNAKE_PATTERN, maxLength: 40 }), { maxItems: MAX_TAGS, uniqueItems: true }),
-    source_url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'Where the definition came from.' }),
+    source_url: Type.String({
+      format: 'uri',
+      pattern: '^https?://',
+      maxLength: 2000,
+      description: 'Where the definition came from.',
+    }),
     manifest: ManifestBody,
     trust: ApiTrust,
     record: ApiRecord,
@@ -148,7 +212,8 @@ export type ApiManifest = Type.Static<typeof ApiManifest>;
 
 /** Where `npm run schema` writes ApiManifest (relative to the catalog folder), and its description. */
 export const API_SCHEMA_PATH = 'schema/api.schema.json';
-export const API_SCHEMA_DESCRIPTION = 'An API manifest of the Tool Contract Catalog: one file per web API in catalog/apis/<service_name>.json, compiled from the APIs.guru directory by `npm run compile-apis`. Generated from build/apis/manifest.ts; do not edit by hand.';
+export const API_SCHEMA_DESCRIPTION =
+  'An API manifest of the Tool Contract Catalog: one file per web API in catalog/apis/<service_name>.json, compiled from the APIs.guru directory by `npm run compile-apis`. Generated from build/apis/manifest.ts; do not edit by hand.';
 export type ManifestBody = Type.Static<typeof ManifestBody>;
 export type Intent = Type.Static<typeof Intent>;
 export type Auth = Type.Static<typeof Auth>;

@@ -35,7 +35,15 @@ const PROVIDER_ALIASES: Readonly<Record<string, string>> = {
 // Second-level labels of country-code suffixes (`co.uk`, `gov.in`, `com.au`) and hosting platforms
 // whose subdomain is the real owner.
 const SECOND_LEVEL = new Set(['co', 'com', 'gov', 'ac', 'org', 'net', 'edu', 'or', 'ne', 'go', 'gob', 'nic']);
-const HOSTING = new Set(['appspot.com', 'herokuapp.com', 'azurewebsites.net', 'github.io', 'gitlab.io', 'netlify.app', 'vercel.app']);
+const HOSTING = new Set([
+  'appspot.com',
+  'herokuapp.com',
+  'azurewebsites.net',
+  'github.io',
+  'gitlab.io',
+  'netlify.app',
+  'vercel.app',
+]);
 
 /** snake_case words: splits camelCase and acronyms (`AWSMigrationHub` → aws_migration_hub), drops non-ASCII. */
 export function snakeWords(text: string): string[] {
@@ -61,13 +69,17 @@ export function providerLabel(provider: string): string {
   if (alias) return alias;
   let labels = domain.split('.').filter(Boolean);
   for (const host of HOSTING) {
-    if (domain.endsWith(`.${host}`)) { labels = labels.slice(0, -host.split('.').length); break; }
+    if (domain.endsWith(`.${host}`)) {
+      labels = labels.slice(0, -host.split('.').length);
+      break;
+    }
   }
   if (labels.length > 1 && !HOSTING.has(domain)) {
     const tld = labels[labels.length - 1] ?? '';
     labels = labels.slice(0, -1);
     // `gov.uk`, `co.uk`, `com.au`: the second level is part of the suffix when the TLD is a country code.
-    if (tld.length === 2 && labels.length > 1 && SECOND_LEVEL.has(labels[labels.length - 1] ?? '')) labels = labels.slice(0, -1);
+    if (tld.length === 2 && labels.length > 1 && SECOND_LEVEL.has(labels[labels.length - 1] ?? ''))
+      labels = labels.slice(0, -1);
   }
   const label = labels[labels.length - 1] ?? domain;
   return snakeCase(label) || snakeCase(domain) || 'api';
@@ -79,13 +91,17 @@ function compose(prefixWords: string[], provider: string, service: string | unde
   let words = service ? snakeWords(service) : [];
   // A service spelled as the provider's own host (`github.com:api.github.com`) adds nothing.
   const domainWords = snakeWords(provider);
-  if (words.length >= domainWords.length && domainWords.every((w, i) => words[words.length - domainWords.length + i] === w)) {
+  if (
+    words.length >= domainWords.length &&
+    domainWords.every((w, i) => words[words.length - domainWords.length + i] === w)
+  ) {
     words = words.slice(0, words.length - domainWords.length);
   }
   // Drop a leading repeat of the provider (`aws` + `AWSMigrationHub`, `twilio` + `twilio_api`).
   if (words.length > prefixWords.length && startsWith(words, prefixWords)) words = words.slice(prefixWords.length);
   while (words[0] === 'api' || words[0] === 'www') words = words.slice(1);
-  while (words.length > 0 && (words[words.length - 1] === 'api' || words[words.length - 1] === 'apis')) words = words.slice(0, -1);
+  while (words.length > 0 && (words[words.length - 1] === 'api' || words[words.length - 1] === 'apis'))
+    words = words.slice(0, -1);
   const all = [...prefixWords, ...words, 'api'];
   let name = all.join('_');
   if (name.length > MAX_NAME) name = `${name.slice(0, MAX_NAME - 4).replace(/_+$/, '')}_api`;
@@ -115,13 +131,19 @@ export function assignServiceNames(ids: readonly SpecId[]): Map<string, string> 
   const taken = new Set<string>();
   // Unambiguous short names first, so a qualified or numbered name can never take one of them.
   for (const [name, group] of groups) {
-    if (group.length === 1) { taken.add(name); out.set(specKey(group[0] as SpecId), name); }
+    if (group.length === 1) {
+      taken.add(name);
+      out.set(specKey(group[0] as SpecId), name);
+    }
   }
   const bySizeThenKey = (a: SpecId, b: SpecId) => (b.size ?? 0) - (a.size ?? 0) || (specKey(a) < specKey(b) ? -1 : 1);
   for (const [name, group] of groups) {
     if (group.length === 1) continue;
     const providers = new Set(group.map((id) => id.provider.toLowerCase()));
-    const named = group.map((id): [SpecId, string] => [id, providers.size > 1 ? compose(snakeWords(id.provider), id.provider, id.service) : name]);
+    const named = group.map((id): [SpecId, string] => [
+      id,
+      providers.size > 1 ? compose(snakeWords(id.provider), id.provider, id.service) : name,
+    ]);
     for (const [id, base] of named.sort(([a], [b]) => bySizeThenKey(a, b))) {
       let unique = base;
       for (let n = 2; taken.has(unique); n++) unique = `${base}_${n}`;

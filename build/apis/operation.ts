@@ -56,11 +56,18 @@ export function schemaType(value: unknown, r: Resolver, depth = 0): ParamType {
   if (!s || depth > 4) return 'string';
   const raw = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (raw) {
-    case 'integer': case 'number': return 'number';
-    case 'boolean': return 'boolean';
-    case 'array': return 'array';
-    case 'object': return 'object';
-    case 'string': case 'file': return 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+      return 'array';
+    case 'object':
+      return 'object';
+    case 'string':
+    case 'file':
+      return 'string';
   }
   if (s.schema !== undefined) return schemaType(s.schema, r, depth + 1); // 3.x parameter
   if (isObject(s.properties) || s.additionalProperties !== undefined) return 'object';
@@ -76,7 +83,12 @@ export function schemaType(value: unknown, r: Resolver, depth = 0): ParamType {
   return 'string';
 }
 
-const MEDIA_PREFERENCE = [/^application\/json\b/, /[+/]json\b/, /^application\/x-www-form-urlencoded\b/, /^multipart\/form-data\b/];
+const MEDIA_PREFERENCE = [
+  /^application\/json\b/,
+  /[+/]json\b/,
+  /^application\/x-www-form-urlencoded\b/,
+  /^multipart\/form-data\b/,
+];
 
 /** The media type a request body is sent as: JSON first, then forms, else the first listed. */
 export function chosenMediaType(types: readonly string[]): string | undefined {
@@ -122,8 +134,12 @@ export function requiredParams(o: Operation, r: Resolver): Record<string, ParamT
   for (const p of parametersOf(o, r)) {
     const name = p.name as string;
     if (p.in === 'path' || (p.in === 'query' && p.required === true)) add(name, schemaType(p, r));
-    else if (p.in === 'formData' && p.required === true) add(name, schemaType(p, r)); // 2.0 form field
-    else if (p.in === 'body') { bodySchema = p.schema; bodyRequired = p.required === true; } // 2.0 body
+    else if (p.in === 'formData' && p.required === true)
+      add(name, schemaType(p, r)); // 2.0 form field
+    else if (p.in === 'body') {
+      bodySchema = p.schema;
+      bodyRequired = p.required === true;
+    } // 2.0 body
   }
   const requestBody = r.deref(o.op.requestBody);
   if (requestBody) {

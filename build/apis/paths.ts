@@ -4,16 +4,46 @@ import { snakeWords } from './naming.ts';
 import type { IntentKind } from './operation.ts';
 
 const VERBS: Readonly<Record<string, IntentKind>> = {
-  search: 'search', query: 'search', find: 'search', lookup: 'search',
-  list: 'list', all: 'list', browse: 'list',
-  get: 'read', describe: 'read', fetch: 'read', read: 'read', retrieve: 'read', show: 'read', view: 'read', download: 'read',
-  create: 'create', add: 'create', insert: 'create', new: 'create', post: 'create', send: 'create', upload: 'create', register: 'create',
-  update: 'update', put: 'update', patch: 'update', modify: 'update', set: 'update', edit: 'update', replace: 'update',
-  delete: 'delete', remove: 'delete', destroy: 'delete', cancel: 'delete', purge: 'delete',
+  search: 'search',
+  query: 'search',
+  find: 'search',
+  lookup: 'search',
+  list: 'list',
+  all: 'list',
+  browse: 'list',
+  get: 'read',
+  describe: 'read',
+  fetch: 'read',
+  read: 'read',
+  retrieve: 'read',
+  show: 'read',
+  view: 'read',
+  download: 'read',
+  create: 'create',
+  add: 'create',
+  insert: 'create',
+  new: 'create',
+  post: 'create',
+  send: 'create',
+  upload: 'create',
+  register: 'create',
+  update: 'update',
+  put: 'update',
+  patch: 'update',
+  modify: 'update',
+  set: 'update',
+  edit: 'update',
+  replace: 'update',
+  delete: 'delete',
+  remove: 'delete',
+  destroy: 'delete',
+  cancel: 'delete',
+  purge: 'delete',
 };
 
 /** The kind a verb word names, if it is one (own keys only: a word like "constructor" is not a verb). */
-export const verbKind = (word: string): IntentKind | undefined => (Object.hasOwn(VERBS, word) ? VERBS[word] : undefined);
+export const verbKind = (word: string): IntentKind | undefined =>
+  Object.hasOwn(VERBS, word) ? VERBS[word] : undefined;
 
 /** Version prefixes and API roots that say nothing about the resource (`v1`, `v2.1`, `v1beta1`, `api`, `2016-11-15`). */
 export const VERSION_SEGMENT = /^(v\d+((alpha|beta)\d*)?([._]\d+)*|api|rest|\d{4}-\d{2}-\d{2})$/i;
@@ -47,9 +77,14 @@ export function pathResource(path: string): string {
       if (name && !isTemplate(name) && !VERSION_SEGMENT.test(name)) literal.push({ name, action: i > 0 });
     }
   }
-  const isAction = (s: { name: string; action: boolean }) => s.action || verbKind(snakeWords(s.name)[0] ?? '') !== undefined;
+  const isAction = (s: { name: string; action: boolean }) =>
+    s.action || verbKind(snakeWords(s.name)[0] ?? '') !== undefined;
   while (literal.length > 1 && isAction(literal[literal.length - 1]!)) literal.pop();
-  const parts = (literal[literal.length - 1]?.name ?? '').replace(FILE_EXTENSION, '').split('.').filter((p) => p && !/^\d+$/.test(p));
-  const named = parts.filter((p) => !verbKind(p.toLowerCase()) && !NOT_A_NAME.has(p.toLowerCase())).pop() ?? parts.pop() ?? '';
+  const parts = (literal[literal.length - 1]?.name ?? '')
+    .replace(FILE_EXTENSION, '')
+    .split('.')
+    .filter((p) => p && !/^\d+$/.test(p));
+  const named =
+    parts.filter((p) => !verbKind(p.toLowerCase()) && !NOT_A_NAME.has(p.toLowerCase())).pop() ?? parts.pop() ?? '';
   return snakeWords(named).join(' ');
 }

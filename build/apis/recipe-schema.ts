@@ -19,9 +19,13 @@ const FieldShape = {
   required: Type.Boolean(),
   type: Type.Enum([...PARAM_TYPES]),
   items: Type.Optional(Type.Enum([...PARAM_TYPES], { description: 'Item type of an array.' })),
-  format: Type.Optional(Type.String({ maxLength: 40, description: 'JSON Schema format (date-time, email, uuid, binary …).' })),
+  format: Type.Optional(
+    Type.String({ maxLength: 40, description: 'JSON Schema format (date-time, email, uuid, binary …).' }),
+  ),
   enum: Type.Optional(Type.Array(Value, { maxItems: 30 })),
-  pattern: Type.Optional(Type.String({ maxLength: 300, description: 'ECMAScript regular expression a string must match.' })),
+  pattern: Type.Optional(
+    Type.String({ maxLength: 300, description: 'ECMAScript regular expression a string must match.' }),
+  ),
   min_length: Type.Optional(Type.Integer({ minimum: 0 })),
   max_length: Type.Optional(Type.Integer({ minimum: 0 })),
   minimum: Type.Optional(Type.Number()),
@@ -39,16 +43,26 @@ export const RecipeParam = Type.Object(
   {
     ...FieldShape,
     in: Type.Enum([...PARAM_LOCATIONS]),
-    fields: Type.Optional(Type.Array(RecipeField, { maxItems: 60, description: 'Fields of an object (or of array items).' })),
+    fields: Type.Optional(
+      Type.Array(RecipeField, { maxItems: 60, description: 'Fields of an object (or of array items).' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 export const Recipe = Type.Object(
   {
-    id: Type.String({ pattern: SNAKE_PATTERN, maxLength: 80, description: 'Unique within the API; intents use the same ids.' }),
+    id: Type.String({
+      pattern: SNAKE_PATTERN,
+      maxLength: 80,
+      description: 'Unique within the API; intents use the same ids.',
+    }),
     method: Type.Enum([...HTTP_METHODS]),
-    path: Type.String({ minLength: 1, maxLength: 1000, description: 'As in the definition; a `#…` suffix only keeps keys unique and is never sent.' }),
+    path: Type.String({
+      minLength: 1,
+      maxLength: 1000,
+      description: 'As in the definition; a `#…` suffix only keeps keys unique and is never sent.',
+    }),
     summary: Type.Optional(Type.String({ maxLength: 200 })),
     content_type: Type.Optional(Type.String({ maxLength: 120, description: 'Media type of the request body.' })),
     params: Type.Array(RecipeParam, { maxItems: 120 }),
@@ -63,7 +77,11 @@ export const Recipe = Type.Object(
 export const OperationsFile = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
-    service_name: Type.String({ pattern: SNAKE_PATTERN, maxLength: 100, description: 'Equals the file name and the manifest.' }),
+    service_name: Type.String({
+      pattern: SNAKE_PATTERN,
+      maxLength: 100,
+      description: 'Equals the file name and the manifest.',
+    }),
     operations: Type.Array(Recipe, { minItems: 1 }),
   },
   { additionalProperties: false, title: 'API operation recipes' },
@@ -76,13 +94,15 @@ export type OperationsFile = Type.Static<typeof OperationsFile>;
 
 export const OPERATIONS_FOLDER = 'operations';
 export const OPERATIONS_SCHEMA_PATH = 'schema/api-operations.schema.json';
-export const OPERATIONS_SCHEMA_DESCRIPTION = 'The operation recipes of one web API of the Tool Contract Catalog: catalog/apis/operations/<service_name>.json.gz (gzipped JSON), compiled with the manifest by `npm run compile-apis`. Generated from build/apis/recipe-schema.ts; do not edit by hand.';
+export const OPERATIONS_SCHEMA_DESCRIPTION =
+  'The operation recipes of one web API of the Tool Contract Catalog: catalog/apis/operations/<service_name>.json.gz (gzipped JSON), compiled with the manifest by `npm run compile-apis`. Generated from build/apis/recipe-schema.ts; do not edit by hand.';
 
 const checkSchema = createAjv().compile(OperationsFile);
 
 /** All problems with one operations file; ids must be unique. */
 export function validateOperationsFile(value: unknown): FieldError[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [{ path: '/', message: 'must be a JSON object' }];
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return [{ path: '/', message: 'must be a JSON object' }];
   if (!checkSchema(value)) return formatAjvErrors(checkSchema.errors, {});
   const errors: FieldError[] = [];
   const seen = new Set<string>();
@@ -102,7 +122,8 @@ export const operationsFileContent = (f: OperationsFile): Buffer => gzipSync(`${
 export const OPERATIONS_EXTENSION = '.json.gz';
 
 /** Where the recipes of one API live, given the catalog's apis/ folder. */
-export const operationsFilePath = (apisDir: string, serviceName: string) => path.join(apisDir, OPERATIONS_FOLDER, `${serviceName}${OPERATIONS_EXTENSION}`);
+export const operationsFilePath = (apisDir: string, serviceName: string) =>
+  path.join(apisDir, OPERATIONS_FOLDER, `${serviceName}${OPERATIONS_EXTENSION}`);
 
 /** Reads and parses one recipes file (not validated). */
 export const readOperationsFile = (file: string): unknown => parseOperationsFile(readFileSync(file));

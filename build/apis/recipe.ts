@@ -26,7 +26,11 @@ function shortValue(value: unknown): unknown {
 
 function brief(text: unknown): string | undefined {
   if (typeof text !== 'string' || !text.trim()) return undefined;
-  const words = shortPhrase(text).split(' ').slice(0, DESCRIPTION_WORDS).join(' ').replace(/[,;:(]+$/, '');
+  const words = shortPhrase(text)
+    .split(' ')
+    .slice(0, DESCRIPTION_WORDS)
+    .join(' ')
+    .replace(/[,;:(]+$/, '');
   return words ? words.slice(0, 120) : undefined;
 }
 
@@ -69,12 +73,17 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
   if (type === 'array') {
     const items = flatSchema(s.items, r);
     out.items = schemaType(items, r);
-    if (typeof items.format === 'string' && items.format && typeof s.format !== 'string') out.format = items.format.slice(0, 40);
-    if (Array.isArray(items.enum) && items.enum.length > 0 && items.enum.length <= MAX_ENUM) out.enum = items.enum.map(shortValue).filter((v) => v !== undefined);
+    if (typeof items.format === 'string' && items.format && typeof s.format !== 'string')
+      out.format = items.format.slice(0, 40);
+    if (Array.isArray(items.enum) && items.enum.length > 0 && items.enum.length <= MAX_ENUM)
+      out.enum = items.enum.map(shortValue).filter((v) => v !== undefined);
   }
   if (typeof s.format === 'string' && s.format) out.format = s.format.slice(0, 40);
   if (Array.isArray(s.enum) && s.enum.length > 0) {
-    const values = s.enum.filter((v) => v !== null).map(shortValue).filter((v) => v !== undefined);
+    const values = s.enum
+      .filter((v) => v !== null)
+      .map(shortValue)
+      .filter((v) => v !== undefined);
     if (values.length > 0 && values.length <= MAX_ENUM) out.enum = values;
     else if (values.length > 0) out.example = values[0];
   }
@@ -93,7 +102,11 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
 }
 
 /** Writable fields of an object schema (one level), required first when the list must be cut. */
-function fieldsOf(value: unknown, r: Resolver, withDescriptions: boolean): { fields: RecipeField[]; required: Set<string> } {
+function fieldsOf(
+  value: unknown,
+  r: Resolver,
+  withDescriptions: boolean,
+): { fields: RecipeField[]; required: Set<string> } {
   const shape = objectShape(value, r);
   const required = new Set(shape.required);
   const fields: RecipeField[] = [];
@@ -124,7 +137,11 @@ function capped<T extends { required: boolean }>(list: T[], max: number): T[] {
 function bodyParams(schemaValue: unknown, required: boolean, r: Resolver): RecipeParam[] {
   const schema = flatSchema(schemaValue, r);
   const type = schemaType(schema, r);
-  if (type !== 'object' || !isObject(objectShape(schemaValue, r).properties) || Object.keys(objectShape(schemaValue, r).properties).length === 0) {
+  if (
+    type !== 'object' ||
+    !isObject(objectShape(schemaValue, r).properties) ||
+    Object.keys(objectShape(schemaValue, r).properties).length === 0
+  ) {
     const whole: RecipeParam = { name: 'body', in: 'body', required, ...describeSchema(schemaValue, r) };
     if (type === 'array' && whole.items === 'object') {
       const { fields } = fieldsOf(flatSchema(schema.items, r), r, false);
@@ -137,7 +154,8 @@ function bodyParams(schemaValue: unknown, required: boolean, r: Resolver): Recip
     const { name, ...rest } = f;
     const param: RecipeParam = { name, in: 'body', ...rest };
     const prop = objectShape(schemaValue, r).properties[f.name];
-    const nested = f.type === 'object' ? prop : f.type === 'array' && f.items === 'object' ? flatSchema(prop, r).items : undefined;
+    const nested =
+      f.type === 'object' ? prop : f.type === 'array' && f.items === 'object' ? flatSchema(prop, r).items : undefined;
     if (nested !== undefined) {
       const sub = fieldsOf(nested, r, false).fields;
       if (sub.length > 0) param.fields = sub;
@@ -146,7 +164,10 @@ function bodyParams(schemaValue: unknown, required: boolean, r: Resolver): Recip
   });
 }
 
-interface Body { contentType?: string; params: RecipeParam[] }
+interface Body {
+  contentType?: string;
+  params: RecipeParam[];
+}
 
 function requestBody(o: Operation, r: Resolver, doc: Json, formData: Json[], bodyParam: Json | undefined): Body {
   const rb = r.deref(o.op.requestBody);
@@ -155,26 +176,39 @@ function requestBody(o: Operation, r: Resolver, doc: Json, formData: Json[], bod
     const contentType = chosenMediaType(Object.keys(content));
     const media = contentType === undefined ? undefined : r.deref(content[contentType]);
     const required = rb.required === true;
-    if (!media || media.schema === undefined) return { contentType, params: contentType ? [{ name: 'body', in: 'body', required, type: 'string' }] : [] };
+    if (!media || media.schema === undefined)
+      return { contentType, params: contentType ? [{ name: 'body', in: 'body', required, type: 'string' }] : [] };
     return { contentType, params: bodyParams(media.schema, required, r) };
   }
   // Swagger 2.0: `in: body` or `in: formData` parameters, media type from `consumes`.
   const consumes = [o.op.consumes, doc.consumes].find((c) => Array.isArray(c) && c.length > 0) as string[] | undefined;
   if (bodyParam) {
-    return { contentType: chosenMediaType(consumes ?? ['application/json']), params: bodyParams(bodyParam.schema, bodyParam.required === true, r) };
+    return {
+      contentType: chosenMediaType(consumes ?? ['application/json']),
+      params: bodyParams(bodyParam.schema, bodyParam.required === true, r),
+    };
   }
   if (formData.length === 0) return { params: [] };
   const hasFile = formData.some((p) => p.type === 'file');
-  const form = hasFile ? 'multipart/form-data' : (consumes?.find((c) => /form/.test(c)) ?? 'application/x-www-form-urlencoded');
+  const form = hasFile
+    ? 'multipart/form-data'
+    : (consumes?.find((c) => /form/.test(c)) ?? 'application/x-www-form-urlencoded');
   return {
     contentType: form,
-    params: formData.filter((p) => p.name).map((p) => {
-      const param: RecipeParam = { name: String(p.name).slice(0, 200), in: 'body', required: p.required === true, ...describeSchema(p, r) };
-      if (p.type === 'file') param.format = 'binary';
-      const description = brief(p.description);
-      if (description) param.description = description;
-      return param;
-    }),
+    params: formData
+      .filter((p) => p.name)
+      .map((p) => {
+        const param: RecipeParam = {
+          name: String(p.name).slice(0, 200),
+          in: 'body',
+          required: p.required === true,
+          ...describeSchema(p, r),
+        };
+        if (p.type === 'file') param.format = 'binary';
+        const description = brief(p.description);
+        if (description) param.description = description;
+        return param;
+      }),
   };
 }
 
@@ -198,8 +232,14 @@ export function buildRecipe({ o, id, returns, doc, auth }: RecipeInput, r: Resol
   const formData: Json[] = [];
   let bodyParam: Json | undefined;
   for (const p of parametersOf(o, r)) {
-    if (p.in === 'formData') { formData.push(p); continue; }
-    if (p.in === 'body') { bodyParam = p; continue; }
+    if (p.in === 'formData') {
+      formData.push(p);
+      continue;
+    }
+    if (p.in === 'body') {
+      bodyParam = p;
+      continue;
+    }
     if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header' && p.in !== 'cookie') continue;
     if (!p.name) continue; // nameless parameters exist in the wild and cannot be sent
     if (auth.isCredential(p)) continue;

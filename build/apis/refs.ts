@@ -7,7 +7,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 
 export type Json = Record<string, unknown>;
 
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface Resolver {
   /** Follows `$ref` chains (at most 20 hops, so a cycle of pure references ends); undefined when broken. */

@@ -113,12 +113,18 @@ export function contractFromPackage(pkg: CorpusPackage, aid: string): ToolContra
   const npm = pkg.registry === 'npm';
   return {
     identity: {
-      aid, name: pkg.name, version: pkg.version, task: pkg.summary.trim() || undefined,
-      platform: pkg.registry, license: null,
+      aid,
+      name: pkg.name,
+      version: pkg.version,
+      task: pkg.summary.trim() || undefined,
+      platform: pkg.registry,
+      license: null,
     },
     logic: { input_schema: { type: 'any' }, output_schema: { type: 'any' } },
     trust: {
-      reliability_score: bandedReliability(pkg.registry, pkg.name), latency_ms: null, status: 'active',
+      reliability_score: bandedReliability(pkg.registry, pkg.name),
+      latency_ms: null,
+      status: 'active',
       popularity: pkg.popularity ?? null,
     },
     action: {
@@ -127,7 +133,8 @@ export function contractFromPackage(pkg: CorpusPackage, aid: string): ToolContra
       execute_cmd: null,
     },
     record: {
-      verified: true, reliability_calculated_at: null,
+      verified: true,
+      reliability_calculated_at: null,
       popularity_source: pkg.popularity == null ? null : CORPUS_POPULARITY_SOURCE[pkg.registry],
       popularity_measured_at: pkg.popularity == null ? null : CORPUS_DATE,
     },
@@ -151,6 +158,9 @@ export async function corpusContracts(n: number): Promise<ToolContract[]> {
 /** Writes N corpus contracts as a catalog's tool files (`<catalogDir>/tools/<aid>.json`), for benchmarks; returns them. */
 export async function writeCorpusCatalog(catalogDir: string, n: number): Promise<ToolContract[]> {
   const contracts = await corpusContracts(n);
-  await writeFiles(catalogDir, contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: `${JSON.stringify(c, null, 2)}\n` })));
+  await writeFiles(
+    catalogDir,
+    contracts.map((c) => ({ path: `tools/${c.identity.aid}.json`, content: `${JSON.stringify(c, null, 2)}\n` })),
+  );
   return contracts;
 }

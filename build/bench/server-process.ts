@@ -6,9 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export function startServerProcess(env: NodeJS.ProcessEnv, args: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+export function startServerProcess(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [path.join(ROOT, 'api/main.ts'), ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -16,8 +21,15 @@ export function startServerProcess(env: NodeJS.ProcessEnv, args: string[] = []):
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) { clearTimeout(timer); child.stdout?.resume(); resolve({ child, url: m[1] as string }); }
+      if (m) {
+        clearTimeout(timer);
+        child.stdout?.resume();
+        resolve({ child, url: m[1] as string });
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited (${code}):\n${out}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code}):\n${out}`));
+    });
   });
 }

@@ -12,18 +12,35 @@ import { launchChromium } from './chromium.ts';
 
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
 
-export interface BrowserFigures { queries: number; medianKb: number; maxKb: number; medianMs: number; maxMs: number }
+export interface BrowserFigures {
+  queries: number;
+  medianKb: number;
+  maxKb: number;
+  medianMs: number;
+  maxMs: number;
+}
 
 /** Serves `staticDir` (manifest, shards, search.js) under /search/ with the page. */
 function serveSearchFolder(staticDir: string): Promise<http.Server> {
   cpSync(SEARCH_PAGE, path.join(staticDir, 'index.html'));
   const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent((req.url ?? '/').split('?')[0] as string).replace(/^\/search\//, '').replace(/^\/$/, '') || 'index.html';
+    const rel =
+      decodeURIComponent((req.url ?? '/').split('?')[0] as string)
+        .replace(/^\/search\//, '')
+        .replace(/^\/$/, '') || 'index.html';
     try {
       const body = readFileSync(path.join(staticDir, path.normalize(rel).replace(/^(\.\.[/\\])+/, '')));
-      res.writeHead(200, { 'content-type': rel.endsWith('.html') ? 'text/html' : rel.endsWith('.js') ? 'text/javascript' : 'application/json' });
+      res.writeHead(200, {
+        'content-type': rel.endsWith('.html')
+          ? 'text/html'
+          : rel.endsWith('.js')
+            ? 'text/javascript'
+            : 'application/json',
+      });
       res.end(body);
-    } catch { res.writeHead(404).end(); }
+    } catch {
+      res.writeHead(404).end();
+    }
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -41,10 +58,16 @@ export async function benchStaticSearchInBrowser(staticDir: string, queries: str
       await page.goto(base);
       await page.waitForLoadState('networkidle');
       let bytes = 0;
-      page.on('response', async (r) => { bytes += gzipSync(await r.body().catch(() => Buffer.alloc(0))).length; });
+      page.on('response', async (r) => {
+        bytes += gzipSync(await r.body().catch(() => Buffer.alloc(0))).length;
+      });
       const t = performance.now();
       await page.fill('#q', q);
-      await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''), undefined, { timeout: 10_000 });
+      await page.waitForFunction(
+        () => /result/.test(document.getElementById('search-status')?.textContent ?? ''),
+        undefined,
+        { timeout: 10_000 },
+      );
       times.push(performance.now() - t);
       await page.waitForLoadState('networkidle');
       kbs.push(bytes / 1024);
@@ -54,5 +77,11 @@ export async function benchStaticSearchInBrowser(staticDir: string, queries: str
     await browser.close();
     server.close();
   }
-  return { queries: queries.length, medianKb: median(kbs), maxKb: Math.max(...kbs), medianMs: median(times), maxMs: Math.max(...times) };
+  return {
+    queries: queries.length,
+    medianKb: median(kbs),
+    maxKb: Math.max(...kbs),
+    medianMs: median(times),
+    maxMs: Math.max(...times),
+  };
 }

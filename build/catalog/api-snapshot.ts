@@ -11,7 +11,9 @@ export interface ApiSnapshot {
 }
 
 export function apiSnapshotOf(valid: ApiManifest[], errors: string[] = []): ApiSnapshot {
-  const served = valid.filter(isServedApi).sort((a, b) => (a.service_name < b.service_name ? -1 : a.service_name > b.service_name ? 1 : 0));
+  const served = valid
+    .filter(isServedApi)
+    .sort((a, b) => (a.service_name < b.service_name ? -1 : a.service_name > b.service_name ? 1 : 0));
   return { served, errors };
 }
 

@@ -105,13 +105,20 @@ export function createCatalogStore(options: { dir: string; label?: string; drive
  * under the Redis overlay, where every write (and deletion, as a tombstone) goes and is announced to the
  * other instances. Release it with `store.storage.dispose()`.
  */
-export function catalogStoreFor(config: { catalogDir: string; storageUrl?: string | undefined }, options: { label?: string; redisPrefix?: string } = {}): CatalogStore {
+export function catalogStoreFor(
+  config: { catalogDir: string; storageUrl?: string | undefined },
+  options: { label?: string; redisPrefix?: string } = {},
+): CatalogStore {
   const { catalogDir: dir, storageUrl } = config;
   const label = options.label === undefined ? {} : { label: options.label };
   // loadConfig has checked the scheme (StorageUrlError): any STORAGE_URL here is a Redis URL.
   if (!storageUrl) return createCatalogStore({ dir, ...label });
   const overlay = redisOverlay(storageUrl, options.redisPrefix);
-  const store = createCatalogStore({ dir, ...label, driver: overlayDriver({ top: overlay.driver, base: atomicFsDriver({ base: dir }) }) });
+  const store = createCatalogStore({
+    dir,
+    ...label,
+    driver: overlayDriver({ top: overlay.driver, base: atomicFsDriver({ base: dir }) }),
+  });
   return {
     ...store,
     overlay,

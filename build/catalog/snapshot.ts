@@ -17,7 +17,12 @@ export interface Snapshot {
 
 export function snapshotOf(tools: ToolContract[], errors: string[] = []): Snapshot {
   const sorted = [...tools].sort(byReliability);
-  return { tools: sorted, byAid: new Map(sorted.map((t) => [t.identity.aid, t])), errors, madeAt: new Date().toISOString() };
+  return {
+    tools: sorted,
+    byAid: new Map(sorted.map((t) => [t.identity.aid, t])),
+    errors,
+    madeAt: new Date().toISOString(),
+  };
 }
 
 export async function loadSnapshot(store: CatalogStore): Promise<Snapshot> {

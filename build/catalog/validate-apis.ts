@@ -37,12 +37,17 @@ export function checkOperationFiles(files: StoredFile[], manifests: readonly Api
   for (const ops of check.valid) {
     const file = fileOf.get(ops.service_name) ?? ops.service_name;
     const manifest = byName.get(ops.service_name);
-    if (!manifest) { check.errors.push(`${file}: /service_name: no manifest ${ops.service_name}.json beside it`); continue; }
+    if (!manifest) {
+      check.errors.push(`${file}: /service_name: no manifest ${ops.service_name}.json beside it`);
+      continue;
+    }
     const recipes = new Map(ops.operations.map((o) => [o.id, o]));
     manifest.manifest.intents.forEach((intent, i) => {
       const recipe = recipes.get(intent.id);
       if (!recipe || recipe.method !== intent.method || recipe.path !== intent.path) {
-        check.errors.push(`${file}: /operations: no recipe for intent ${i} (${intent.id}, ${intent.method} ${intent.path})`);
+        check.errors.push(
+          `${file}: /operations: no recipe for intent ${i} (${intent.id}, ${intent.method} ${intent.path})`,
+        );
       }
     });
   }

@@ -32,6 +32,12 @@ usage: npm run bench:build [-- --n 10000]
 Builds a catalog of N corpus contracts; prints wall time, pages per second, peak RSS and compression cost.
 `);
   const r = await benchBuild(arg('n', 10_000));
-  console.log(`bench:build n=${r.n}: ${r.secs.toFixed(2)} s wall, ${Math.round(r.pagesPerSec)} pages/s, peak RSS ${Math.round(r.peakMb)} MB`);
-  console.log(`phases (ms): ${Object.entries(r.phases).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `bench:build n=${r.n}: ${r.secs.toFixed(2)} s wall, ${Math.round(r.pagesPerSec)} pages/s, peak RSS ${Math.round(r.peakMb)} MB`,
+  );
+  console.log(
+    `phases (ms): ${Object.entries(r.phases)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
 }

@@ -23,7 +23,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function newContract(i: number, tag: string): ToolContract {
   const aid = `npm-bench-${tag}-${i}-v1`;
-  return { ...contractFromPackage({ registry: 'npm', name: `bench-${tag}-${i}`, version: '1.0.0', summary: `Benchmark tool ${tag} ${i}`, rank: 100 + i }, aid), record: { verified: true, reliability_calculated_at: null } };
+  return {
+    ...contractFromPackage(
+      {
+        registry: 'npm',
+        name: `bench-${tag}-${i}`,
+        version: '1.0.0',
+        summary: `Benchmark tool ${tag} ${i}`,
+        rank: 100 + i,
+      },
+      aid,
+    ),
+    record: { verified: true, reliability_calculated_at: null },
+  };
 }
 
 /** Does every static file of the current dist/ show this aid? Read from disk: what the server serves. */
@@ -35,7 +47,10 @@ async function staticShows(distDir: string, aid: string, count: number): Promise
   if (!existsSync(path.join(distDir, own.html)) || !existsSync(path.join(distDir, own.json))) return false;
   const href = `/tools/${aid}/`;
   if (!(await read('sitemap.xml')).includes(href) || !(await read('llms.txt')).includes(href)) return false;
-  const pages = ['index.html', ...(await fsp.readdir(path.join(distDir, 'page')).catch(() => [] as string[])).map((n) => `page/${n}/index.html`)];
+  const pages = [
+    'index.html',
+    ...(await fsp.readdir(path.join(distDir, 'page')).catch(() => [] as string[])).map((n) => `page/${n}/index.html`),
+  ];
   for (const p of pages) if ((await read(p)).includes(`href="${href}"`)) return true;
   return false;
 }
@@ -44,7 +59,13 @@ async function staticShows(distDir: string, aid: string, count: number): Promise
  * Milliseconds from `t0` to the swap that made every static file show `aid`: dist/ is a symlink, so the
  * moment it points at a new build is cheap to catch; that build's files are then checked (they never change).
  */
-async function swapShowing(distDir: string, aid: string, count: number, t0: number, timeoutMs: number): Promise<number> {
+async function swapShowing(
+  distDir: string,
+  aid: string,
+  count: number,
+  t0: number,
+  timeoutMs: number,
+): Promise<number> {
   let seen = await fsp.readlink(distDir).catch(() => '');
   const end = performance.now() + timeoutMs;
   while (performance.now() < end) {
@@ -68,7 +89,10 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, everyMs =
   return false;
 }
 
-export async function benchRebuild(n = 10_000, options: { singles?: number; burst?: number; burstMs?: number; log?: (l: string) => void } = {}) {
+export async function benchRebuild(
+  n = 10_000,
+  options: { singles?: number; burst?: number; burstMs?: number; log?: (l: string) => void } = {},
+) {
   const { singles = 5, burst = 100, burstMs = 10_000, log = () => {} } = options;
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'bench-rebuild-'));
   const catalogDir = path.join(root, 'catalog');
@@ -78,9 +102,22 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
   await build({ catalogDir, distDir, baseUrl: BASE_URL });
   const initialBuildMs = performance.now() - t;
   log(`initial full build of ${contracts.length}: ${(initialBuildMs / 1000).toFixed(1)} s`);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, CATALOG_DIR: catalogDir, DIST_DIR: distDir, DATA_DIR: path.join(root, 'data'), ADMIN_SECRET: SECRET });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BASE_URL,
+    CATALOG_DIR: catalogDir,
+    DIST_DIR: distDir,
+    DATA_DIR: path.join(root, 'data'),
+    ADMIN_SECRET: SECRET,
+  });
   const server = await startServer(config, { telemetryRatePerMin: 0 });
-  const ingest = (c: ToolContract) => fetch(`${server.url}/api/v1/ingest`, { method: 'POST', headers: { 'x-admin-secret': SECRET, 'content-type': 'application/json' }, body: JSON.stringify(c) });
+  const ingest = (c: ToolContract) =>
+    fetch(`${server.url}/api/v1/ingest`, {
+      method: 'POST',
+      headers: { 'x-admin-secret': SECRET, 'content-type': 'application/json' },
+      body: JSON.stringify(c),
+    });
   let count = contracts.length;
   try {
     const apiMs: number[] = [];
@@ -95,7 +132,9 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
       apiMs.push(performance.now() - t);
       count++;
       staticMs.push(await swapShowing(distDir, c.identity.aid, count, t, 60_000));
-      log(`single ${i}: api ${apiMs.at(-1)?.toFixed(0)} ms, static ${staticMs.at(-1)?.toFixed(0)} ms; build ${JSON.stringify(server.ctx.rebuild.status().last)}`);
+      log(
+        `single ${i}: api ${apiMs.at(-1)?.toFixed(0)} ms, static ${staticMs.at(-1)?.toFixed(0)} ms; build ${JSON.stringify(server.ctx.rebuild.status().last)}`,
+      );
     }
     await server.ctx.rebuild.idle();
     const buildsBefore = server.ctx.rebuild.status().builds;
@@ -105,7 +144,12 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
     for (let i = 0; i < burst; i++) {
       await sleep(Math.max(0, start + (i * burstMs) / burst - performance.now()));
       const w0 = performance.now();
-      writes.push(ingest(burstContracts[i] as ToolContract).then(async (r) => { await r.arrayBuffer(); return { status: r.status, ms: performance.now() - w0 }; }));
+      writes.push(
+        ingest(burstContracts[i] as ToolContract).then(async (r) => {
+          await r.arrayBuffer();
+          return { status: r.status, ms: performance.now() - w0 };
+        }),
+      );
     }
     const results = await Promise.all(writes);
     const lastWrite = performance.now();
@@ -115,15 +159,25 @@ export async function benchRebuild(n = 10_000, options: { singles?: number; burs
     await server.ctx.rebuild.idle();
     const settleMs = performance.now() - lastWrite;
     const sitemap = await fsp.readFile(path.join(distDir, 'sitemap.xml'), 'utf8');
-    const present = burstContracts.filter((c) => sitemap.includes(`/tools/${c.identity.aid}/`) && existsSync(path.join(distDir, perToolFiles(c.identity.aid).html))).length;
+    const present = burstContracts.filter(
+      (c) =>
+        sitemap.includes(`/tools/${c.identity.aid}/`) &&
+        existsSync(path.join(distDir, perToolFiles(c.identity.aid).html)),
+    ).length;
     const status = server.ctx.rebuild.status();
     return {
       n: contracts.length,
       initialBuildMs,
       single: { apiMs, staticMs, apiMedianMs: median(apiMs), staticMedianMs: median(staticMs) },
       burst: {
-        writes: burst, ok: results.filter((r) => r.status === 200).length, writeMedianMs: median(results.map((r) => r.ms)), writeMaxMs: Math.max(...results.map((r) => r.ms)),
-        builds: status.builds - buildsBefore, settleAfterLastWriteMs: settleMs, presentInSite: present, lastBuildMs: status.last?.ms ?? NaN,
+        writes: burst,
+        ok: results.filter((r) => r.status === 200).length,
+        writeMedianMs: median(results.map((r) => r.ms)),
+        writeMaxMs: Math.max(...results.map((r) => r.ms)),
+        builds: status.builds - buildsBefore,
+        settleAfterLastWriteMs: settleMs,
+        presentInSite: present,
+        lastBuildMs: status.last?.ms ?? NaN,
       },
     };
   } finally {
@@ -137,10 +191,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 usage: node build/cli/bench-rebuild.ts [--n 10000] [--singles 5]
 Live-rebuild benchmark: time until a write is visible in the API and in every static file.
 `);
-  const arg = (name: string, fallback: number) => { const i = process.argv.indexOf(`--${name}`); return i >= 0 ? Number(process.argv[i + 1]) : fallback; };
+  const arg = (name: string, fallback: number) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  };
   const r = await benchRebuild(arg('n', 10_000), { singles: arg('singles', 5), log: (l) => console.error(l) });
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`bench:rebuild n=${r.n} (initial full build ${s(r.initialBuildMs)})`);
-  console.log(`  one write: visible in the API after ${s(r.single.apiMedianMs)} (median, target ≤ 1 s), in every static file after ${s(r.single.staticMedianMs)} (median, target ≤ 3 s)`);
-  console.log(`  burst: ${r.burst.ok}/${r.burst.writes} writes accepted over 10 s (median answer ${r.burst.writeMedianMs.toFixed(0)} ms, max ${r.burst.writeMaxMs.toFixed(0)} ms), ${r.burst.builds} build(s), site complete ${s(r.burst.settleAfterLastWriteMs)} after the last write, ${r.burst.presentInSite}/${r.burst.writes} in the final site`);
+  console.log(
+    `  one write: visible in the API after ${s(r.single.apiMedianMs)} (median, target ≤ 1 s), in every static file after ${s(r.single.staticMedianMs)} (median, target ≤ 3 s)`,
+  );
+  console.log(
+    `  burst: ${r.burst.ok}/${r.burst.writes} writes accepted over 10 s (median answer ${r.burst.writeMedianMs.toFixed(0)} ms, max ${r.burst.writeMaxMs.toFixed(0)} ms), ${r.burst.builds} build(s), site complete ${s(r.burst.settleAfterLastWriteMs)} after the last write, ${r.burst.presentInSite}/${r.burst.writes} in the final site`,
+  );
 }

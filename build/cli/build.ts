@@ -12,7 +12,14 @@ API_ORIGIN, STORAGE_URL. Exit 1 with one line per problem when the catalog is in
 const config = loadConfig();
 try {
   // With STORAGE_URL=redis:// the site shows the catalog as the API serves it: the files under the overlay.
-  const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, apiOrigin: config.apiOrigin, ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}), log: process.stderr.isTTY && !process.env.CI ? (l) => console.error(l) : undefined });
+  const r = await build({
+    catalogDir: config.catalogDir,
+    distDir: config.distDir,
+    baseUrl: config.baseUrl,
+    apiOrigin: config.apiOrigin,
+    ...(config.storageUrl ? { storageUrl: config.storageUrl } : {}),
+    log: process.stderr.isTTY && !process.env.CI ? (l) => console.error(l) : undefined,
+  });
   console.log(`built ${r.toolsCount} tools into ${config.distDir} in ${(r.ms / 1000).toFixed(2)} s`);
 } catch (error) {
   if (error instanceof CatalogInvalidError) {

@@ -69,7 +69,10 @@ async function runPool(tasks: CompileTask[], workers: number, onDone: (r: Compil
   await new Promise<void>((resolve) => {
     const start = () => {
       const task = queue.shift();
-      if (!task) { if (active === 0) resolve(); return; }
+      if (!task) {
+        if (active === 0) resolve();
+        return;
+      }
       active++;
       const worker = new Worker(entryUrl, { resourceLimits: { maxOldGenerationSizeMb: 6144 } });
       let current: CompileTask | undefined;
@@ -77,11 +80,18 @@ async function runPool(tasks: CompileTask[], workers: number, onDone: (r: Compil
       const send = (t: CompileTask | undefined) => {
         current = t;
         clearTimeout(timer);
-        if (!t) { void worker.terminate(); return; }
+        if (!t) {
+          void worker.terminate();
+          return;
+        }
         timer = setTimeout(() => fail(`timed out after ${TASK_TIMEOUT_MS / 1000} s`), TASK_TIMEOUT_MS);
         worker.postMessage(t);
       };
-      const finish = () => { active--; clearTimeout(timer); start(); };
+      const finish = () => {
+        active--;
+        clearTimeout(timer);
+        start();
+      };
       const fail = (reason: string) => {
         if (current) onDone({ id: current.id, ok: false, reason });
         current = undefined;
@@ -89,9 +99,15 @@ async function runPool(tasks: CompileTask[], workers: number, onDone: (r: Compil
         void worker.terminate();
         finish();
       };
-      worker.on('message', (result: CompileResult) => { onDone(result); send(queue.shift()); });
+      worker.on('message', (result: CompileResult) => {
+        onDone(result);
+        send(queue.shift());
+      });
       worker.on('error', (e) => fail(`worker crashed: ${e.message.split('\n')[0]}`));
-      worker.on('exit', () => { if (current) fail('worker exited'); else finish(); });
+      worker.on('exit', () => {
+        if (current) fail('worker exited');
+        else finish();
+      });
       send(task);
     };
     for (let i = 0; i < Math.min(workers, queue.length); i++) start();
@@ -117,7 +133,13 @@ async function main(): Promise<void> {
   const tasks: CompileTask[] = entries
     .map((entry, id) => {
       byId.set(id, entry);
-      return { id, file: entry.file, specId: { provider: entry.provider, service: entry.service }, serviceName: names.get(specKey(entry)) ?? '', compiledAt: stamp };
+      return {
+        id,
+        file: entry.file,
+        specId: { provider: entry.provider, service: entry.service },
+        serviceName: names.get(specKey(entry)) ?? '',
+        compiledAt: stamp,
+      };
     })
     // Largest first: the big definitions start early and the small ones fill the gaps at the end.
     .sort((a, b) => (byId.get(b.id)?.size ?? 0) - (byId.get(a.id)?.size ?? 0) || a.id - b.id);
@@ -128,7 +150,9 @@ async function main(): Promise<void> {
   const tmpDir = path.join(parent, `.${path.basename(outDir)}-new-${randomBytes(3).toString('hex')}`);
   await fsp.mkdir(path.join(tmpDir, OPERATIONS_FOLDER), { recursive: true });
 
-  log(`compiling ${tasks.length} definitions from ${path.relative(process.cwd(), apiDir) || apiDir} with ${workers} workers`);
+  log(
+    `compiling ${tasks.length} definitions from ${path.relative(process.cwd(), apiDir) || apiDir} with ${workers} workers`,
+  );
   const progress = createProgress('compile-apis', tasks.length);
   const outcomes: Outcome[] = [];
   const writes: Promise<void>[] = [];
@@ -139,7 +163,12 @@ async function main(): Promise<void> {
       outcomes.push({ entry, serviceName, result });
       if (result.ok) {
         writes.push(fsp.writeFile(path.join(tmpDir, `${serviceName}.json`), result.content));
-        writes.push(fsp.writeFile(path.join(tmpDir, OPERATIONS_FOLDER, `${serviceName}${OPERATIONS_EXTENSION}`), result.operations));
+        writes.push(
+          fsp.writeFile(
+            path.join(tmpDir, OPERATIONS_FOLDER, `${serviceName}${OPERATIONS_EXTENSION}`),
+            result.operations,
+          ),
+        );
       }
       progress.tick();
     });
@@ -189,9 +218,15 @@ function report(outcomes: Outcome[], outDir: string, seconds: number): void {
   const recipes = ok.flatMap((o) => o.result.tokens.recipes);
   out(formatDistribution(`recipe (${recipes.length.toLocaleString('en-US')} ops)`, recipes));
   const bytes = ok.reduce((n, o) => n + o.result.operations.byteLength, 0);
-  out(`recipes on disk: ${(bytes / 1e6).toFixed(1)} MB gzipped in ${path.relative(process.cwd(), path.join(outDir, OPERATIONS_FOLDER))}/`);
-  out(`overall ratio ${(dTotal / Math.max(1, mTotal)).toFixed(1)}× (${dTotal.toLocaleString('en-US')} → ${mTotal.toLocaleString('en-US')} tokens)`);
-  out(`\nwrote ${ok.length} manifests to ${path.relative(process.cwd(), outDir)}, ${failed.length} failed, in ${seconds.toFixed(1)} s (${Math.round(outcomes.length / seconds)}/s)`);
+  out(
+    `recipes on disk: ${(bytes / 1e6).toFixed(1)} MB gzipped in ${path.relative(process.cwd(), path.join(outDir, OPERATIONS_FOLDER))}/`,
+  );
+  out(
+    `overall ratio ${(dTotal / Math.max(1, mTotal)).toFixed(1)}× (${dTotal.toLocaleString('en-US')} → ${mTotal.toLocaleString('en-US')} tokens)`,
+  );
+  out(
+    `\nwrote ${ok.length} manifests to ${path.relative(process.cwd(), outDir)}, ${failed.length} failed, in ${seconds.toFixed(1)} s (${Math.round(outcomes.length / seconds)}/s)`,
+  );
 }
 
 main().catch((e: unknown) => {

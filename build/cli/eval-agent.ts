@@ -71,10 +71,17 @@ async function main() {
   let server: Awaited<ReturnType<typeof startServerProcess>> | null = null;
   let url = arg('url');
   if (!url) {
-    server = await startServerProcess({
-      PORT: '0', HOST: '127.0.0.1', CATALOG_DIR: path.join(root, 'catalog'), DIST_DIR: path.join(work, 'dist'),
-      DATA_DIR: path.join(work, 'data'), RATE_LIMIT_TELEMETRY_PER_MIN: '0',
-    }, ['--no-build']);
+    server = await startServerProcess(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CATALOG_DIR: path.join(root, 'catalog'),
+        DIST_DIR: path.join(work, 'dist'),
+        DATA_DIR: path.join(work, 'data'),
+        RATE_LIMIT_TELEMETRY_PER_MIN: '0',
+      },
+      ['--no-build'],
+    );
     url = server.url;
   }
   const client = new CatalogClient(url.replace(/\/$/, ''));
@@ -83,7 +90,9 @@ async function main() {
   try {
     for (const name of sets) {
       const file = path.join(root, `test/fixtures/agent-tasks/${name}.json`);
-      const tasks = loadTaskSet(file).filter((t) => !platform || t.platform === platform).slice(0, limit);
+      const tasks = loadTaskSet(file)
+        .filter((t) => !platform || t.platform === platform)
+        .slice(0, limit);
       const outcomes: TaskOutcome[] = new Array(tasks.length);
       let next = 0;
       let done = 0;
@@ -93,14 +102,25 @@ async function main() {
           const i = next++;
           const task = tasks[i] as AgentTask;
           const outcome = await runTask(task, {
-            client, filesDir: taskFilesDir(file), runner, pypiAvailable: localPypiIndex(PYPI_INDEXES),
+            client,
+            filesDir: taskFilesDir(file),
+            runner,
+            pypiAvailable: localPypiIndex(PYPI_INDEXES),
             compareMcp: i % mcpEvery === 0,
-          }).catch((error: Error): TaskOutcome => ({
-            // The service did not answer (after retries): the need is listed as not run, with why.
-            id: task.id, need: task.need, category: task.category, platform: task.platform, ran: false,
-            successRank: null, firstFailure: null, failure: null,
-            attempts: [{ rank: 0, aid: '-', kind: 'not run', reason: `agent error: ${error.message}` }],
-          }));
+          }).catch(
+            (error: Error): TaskOutcome => ({
+              // The service did not answer (after retries): the need is listed as not run, with why.
+              id: task.id,
+              need: task.need,
+              category: task.category,
+              platform: task.platform,
+              ran: false,
+              successRank: null,
+              firstFailure: null,
+              failure: null,
+              attempts: [{ rank: 0, aid: '-', kind: 'not run', reason: `agent error: ${error.message}` }],
+            }),
+          );
           outcomes[i] = outcome;
           done++;
           if (!flag('json')) console.error(progressLine(name, done, tasks.length, outcome));
@@ -109,7 +129,8 @@ async function main() {
       await Promise.all(Array.from({ length: jobs }, worker));
       const summary = summarise(outcomes);
       report[name] = { summary, outcomes, stages: runner ? 'run' : 'search+fill' };
-      if (!flag('json')) console.log(`${formatReport(name, summary, outcomes, runner ? 'met the need' : 'could be filled')}\n`);
+      if (!flag('json'))
+        console.log(`${formatReport(name, summary, outcomes, runner ? 'met the need' : 'could be filled')}\n`);
     }
     if (flag('json')) console.log(JSON.stringify(report, null, 2));
     const jsonOut = arg('json-out');

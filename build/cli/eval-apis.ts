@@ -61,9 +61,21 @@ function shuffled<T>(list: readonly T[], random: () => number): T[] {
   return a;
 }
 
-interface Api { entry: DirectoryEntry; name: string; manifest: ApiManifest; operations: OperationsFile }
+interface Api {
+  entry: DirectoryEntry;
+  name: string;
+  manifest: ApiManifest;
+  operations: OperationsFile;
+}
 
-interface Tally { total: number; accepted: number; writes: number; writesAccepted: number; reasons: Map<string, number>; failedApis: string[] }
+interface Tally {
+  total: number;
+  accepted: number;
+  writes: number;
+  writesAccepted: number;
+  reasons: Map<string, number>;
+  failedApis: string[];
+}
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
@@ -121,33 +133,48 @@ async function main(): Promise<void> {
   // are left out of the population, and how many is printed.
   const population = compiled.filter((a) => a.entry.size <= maxBytes);
   const sample = shuffled(population, seeded(seed)).slice(0, sampleSize);
-  out(`eval:apis  seed ${seed}  sample ${sample.length} of ${population.length} compiled APIs with definitions ≤ ${args['max-mb']} MB`
-    + ` (${compiled.length - population.length} larger ones left out)  prism concurrency ${concurrency}`
-    + ` (${args.processes ? 'one prism-cli mock process per API' : 'Prism servers in this process'})`);
+  out(
+    `eval:apis  seed ${seed}  sample ${sample.length} of ${population.length} compiled APIs with definitions ≤ ${args['max-mb']} MB` +
+      ` (${compiled.length - population.length} larger ones left out)  prism concurrency ${concurrency}` +
+      ` (${args.processes ? 'one prism-cli mock process per API' : 'Prism servers in this process'})`,
+  );
 
   const tally: Tally = { total: 0, accepted: 0, writes: 0, writesAccepted: 0, reasons: new Map(), failedApis: [] };
   const started = performance.now();
   const queue = [...sample];
   let done = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let a = queue.shift(); a; a = queue.shift()) {
-      const api: Api = { ...a, manifest: readJson(path.join(catalog, `${a.name}.json`)), operations: readOperationsFile(operationsFilePath(catalog, a.name)) as OperationsFile };
-      await evaluate(api, tally);
-      done++;
-      if (done % 10 === 0) {
-        log(`  ${done}/${sample.length} APIs, ${fmt(tally.total)} operations, ${pct(tally.accepted, tally.total)} accepted, `
-          + `writes ${pct(tally.writesAccepted, tally.writes)} (${fmt(tally.writes)}), ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let a = queue.shift(); a; a = queue.shift()) {
+        const api: Api = {
+          ...a,
+          manifest: readJson(path.join(catalog, `${a.name}.json`)),
+          operations: readOperationsFile(operationsFilePath(catalog, a.name)) as OperationsFile,
+        };
+        await evaluate(api, tally);
+        done++;
+        if (done % 10 === 0) {
+          log(
+            `  ${done}/${sample.length} APIs, ${fmt(tally.total)} operations, ${pct(tally.accepted, tally.total)} accepted, ` +
+              `writes ${pct(tally.writesAccepted, tally.writes)} (${fmt(tally.writes)}), ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          );
+        }
       }
-    }
-  }));
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
 
-  out(`\nOperations sent: ${fmt(tally.total)} of ${sample.length - tally.failedApis.length} APIs in ${seconds.toFixed(0)} s`);
-  out(`accepted by the mock: ${pct(tally.accepted, tally.total)} overall (${fmt(tally.accepted)}/${fmt(tally.total)}), `
-    + `${pct(tally.writesAccepted, tally.writes)} of writes (${fmt(tally.writesAccepted)}/${fmt(tally.writes)})  [targets 95% / 90%]`);
+  out(
+    `\nOperations sent: ${fmt(tally.total)} of ${sample.length - tally.failedApis.length} APIs in ${seconds.toFixed(0)} s`,
+  );
+  out(
+    `accepted by the mock: ${pct(tally.accepted, tally.total)} overall (${fmt(tally.accepted)}/${fmt(tally.total)}), ` +
+      `${pct(tally.writesAccepted, tally.writes)} of writes (${fmt(tally.writesAccepted)}/${fmt(tally.writes)})  [targets 95% / 90%]`,
+  );
   if (tally.reasons.size > 0) {
     out('rejections by reason:');
-    for (const [reason, n] of [...tally.reasons].sort((x, y) => y[1] - x[1]).slice(0, 12)) out(`  ${String(n).padStart(6)}  ${reason}`);
+    for (const [reason, n] of [...tally.reasons].sort((x, y) => y[1] - x[1]).slice(0, 12))
+      out(`  ${String(n).padStart(6)}  ${reason}`);
   }
   if (tally.failedApis.length > 0) {
     out(`APIs Prism could not start on (${tally.failedApis.length}), not counted:`);
@@ -162,16 +189,21 @@ async function main(): Promise<void> {
     const m = readJson<ApiManifest>(path.join(catalog, `${a.name}.json`));
     manifests.push(m.record.tokens.manifest);
     intentsByName.set(a.name, m.manifest.intents);
-    for (const op of (readOperationsFile(operationsFilePath(catalog, a.name)) as OperationsFile).operations) recipes.push(countTokens(JSON.stringify(op)));
+    for (const op of (readOperationsFile(operationsFilePath(catalog, a.name)) as OperationsFile).operations)
+      recipes.push(countTokens(JSON.stringify(op)));
   }
   const m = distribution(manifests);
   const r = distribution(recipes);
-  out(`\ntokens (o200k_base): manifests median ${fmt(m.median)}, p90 ${fmt(m.p90)} (${fmt(manifests.length)}); `
-    + `recipes median ${fmt(r.median)}, p90 ${fmt(r.p90)}, max ${fmt(r.max)} (${fmt(recipes.length)} operations)`);
+  out(
+    `\ntokens (o200k_base): manifests median ${fmt(m.median)}, p90 ${fmt(m.p90)} (${fmt(manifests.length)}); ` +
+      `recipes median ${fmt(r.median)}, p90 ${fmt(r.p90)}, max ${fmt(r.max)} (${fmt(recipes.length)} operations)`,
+  );
 
   const coverage = flagshipCoverage(loadFlagship(), (name) => intentsByName.get(name));
-  out(`flagship coverage: ${coverage.found}/${coverage.total} (${pct(coverage.found, coverage.total)}) central operations among the intents`
-    + ` of ${Object.keys(loadFlagship()).length - coverage.missingApis.length} APIs`);
+  out(
+    `flagship coverage: ${coverage.found}/${coverage.total} (${pct(coverage.found, coverage.total)}) central operations among the intents` +
+      ` of ${Object.keys(loadFlagship()).length - coverage.missingApis.length} APIs`,
+  );
   if (coverage.missingApis.length > 0) out(`  not in the catalog: ${coverage.missingApis.join(', ')}`);
   for (const miss of coverage.misses) out(`  missed ${miss}`);
 }

@@ -38,9 +38,14 @@ export interface EvalReport {
   sets: { name: string; queries: number; api: Relevance; static: Relevance; sameOrder: number }[];
 }
 
-export async function evalSearch(count: number, opts: { wordnet?: boolean; popularity?: boolean } = {}): Promise<EvalReport> {
+export async function evalSearch(
+  count: number,
+  opts: { wordnet?: boolean; popularity?: boolean } = {},
+): Promise<EvalReport> {
   const popularity = opts.popularity ?? true;
-  const docs = (await corpusContracts(count)).map(documentFromContract).map((d) => (popularity ? d : { ...d, popularity: null }));
+  const docs = (await corpusContracts(count))
+    .map(documentFromContract)
+    .map((d) => (popularity ? d : { ...d, popularity: null }));
   let expansionOpt = {};
   if (opts.wordnet) {
     const analyzed = docs.map(analyzeDocument);
@@ -63,12 +68,22 @@ export async function evalSearch(count: number, opts: { wordnet?: boolean; popul
       const { queries } = loadQuerySet(path.join(root, `test/fixtures/search/${name}-queries.json`));
       const staticIds = new Map<string, string[]>();
       const api = await evaluate(queries, (q) => engine.search(q, { limit: 10 }).map((h) => h.id), nameOf);
-      const st = await evaluate(queries, async (q) => {
-        const ids = (await stat.search(q, { limit: 10 })).map((h) => h.id);
-        staticIds.set(q, ids);
-        return ids;
-      }, nameOf);
-      const sameOrder = queries.filter((q) => engine.search(q.query, { limit: 10 }).map((h) => h.id).join() === staticIds.get(q.query)?.join()).length;
+      const st = await evaluate(
+        queries,
+        async (q) => {
+          const ids = (await stat.search(q, { limit: 10 })).map((h) => h.id);
+          staticIds.set(q, ids);
+          return ids;
+        },
+        nameOf,
+      );
+      const sameOrder = queries.filter(
+        (q) =>
+          engine
+            .search(q.query, { limit: 10 })
+            .map((h) => h.id)
+            .join() === staticIds.get(q.query)?.join(),
+      ).length;
       sets.push({ name, queries: queries.length, api, static: st, sameOrder });
     }
     return { n: docs.length, popularity, sets };
@@ -79,11 +94,18 @@ export async function evalSearch(count: number, opts: { wordnet?: boolean; popul
 
 export function printEval(r: EvalReport): void {
   const targets = r.popularity ? '0.92 / 0.80' : '0.85 / 0.70';
-  console.log(`search relevance over ${r.n.toLocaleString('en')} corpus contracts, ${r.popularity ? 'with popularity' : 'popularity absent (reliability bands only)'}`);
+  console.log(
+    `search relevance over ${r.n.toLocaleString('en')} corpus contracts, ${r.popularity ? 'with popularity' : 'popularity absent (reliability bands only)'}`,
+  );
   console.log(`set       queries  engine   success@5  MRR@10   (targets ${targets})`);
   for (const s of r.sets) {
-    for (const [engine, rel] of [['api', s.api], ['static', s.static]] as const) {
-      console.log(`${s.name.padEnd(9)} ${String(s.queries).padStart(7)}  ${engine.padEnd(7)}  ${rel.successAt5.toFixed(3).padStart(9)}  ${rel.mrrAt10.toFixed(3).padStart(6)}`);
+    for (const [engine, rel] of [
+      ['api', s.api],
+      ['static', s.static],
+    ] as const) {
+      console.log(
+        `${s.name.padEnd(9)} ${String(s.queries).padStart(7)}  ${engine.padEnd(7)}  ${rel.successAt5.toFixed(3).padStart(9)}  ${rel.mrrAt10.toFixed(3).padStart(6)}`,
+      );
     }
     console.log(`${s.name.padEnd(9)} same top-10 order from both engines: ${s.sameOrder}/${s.queries}`);
   }
@@ -102,7 +124,8 @@ and with popularity absent (reliability bands only).
     if (verbose) {
       for (const s of report.sets) {
         for (const q of s.api.perQuery) {
-          if (q.rank === 0 || q.rank > 5) console.log(`  ${s.name} rank ${q.rank || '-'}  ${q.query}  | ${q.top.slice(0, 5).join(', ')}`);
+          if (q.rank === 0 || q.rank > 5)
+            console.log(`  ${s.name} rank ${q.rank || '-'}  ${q.query}  | ${q.top.slice(0, 5).join(', ')}`);
         }
       }
     }

@@ -7,7 +7,13 @@
 //     (a compare-and-delete), so a write made during the export is kept for the next one.
 // Servers keep serving the same content throughout: before --clear from Redis, after it from the files.
 import path from 'node:path';
-import { catalogStoreFor, createCatalogStore, isSafeId, type RecordKind, type StoredFile } from '../catalog/catalog-store.ts';
+import {
+  catalogStoreFor,
+  createCatalogStore,
+  isSafeId,
+  type RecordKind,
+  type StoredFile,
+} from '../catalog/catalog-store.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { TOMBSTONE, topEntries } from '../catalog/storage/overlay-driver.ts';
 import { COMPARE_AND_DELETE } from '../catalog/storage/redis-lock.ts';
@@ -23,7 +29,10 @@ Writes the admin writes kept in Redis (STORAGE_URL=redis://...) back as files un
 
 const KINDS: RecordKind[] = ['tools', 'apis'];
 
-interface Exported { key: string; value: string }
+interface Exported {
+  key: string;
+  value: string;
+}
 
 function parsed(id: string, file: string, text: string): StoredFile {
   try {
@@ -36,7 +45,8 @@ function parsed(id: string, file: string, text: string): StoredFile {
 async function main(): Promise<number> {
   const config = loadConfig();
   const clear = process.argv.includes('--clear');
-  if (!config.storageUrl) throw new ConfigError('npm run export reads the catalog overlay in Redis: set STORAGE_URL=redis://host:port/db');
+  if (!config.storageUrl)
+    throw new ConfigError('npm run export reads the catalog overlay in Redis: set STORAGE_URL=redis://host:port/db');
   const label = path.relative(process.cwd(), config.catalogDir) || 'catalog';
   const overlayStore = catalogStoreFor(config);
   const overlay = overlayStore.overlay;
@@ -53,9 +63,16 @@ async function main(): Promise<number> {
       for (const { key, value } of entries) {
         const id = key.slice(kind.length + 1, -'.json'.length);
         const file = `${label}/${kind}/${id}.json`;
-        if (!key.endsWith('.json') || !isSafeId(id)) { console.log(`skipped ${key}: not a catalog record key`); continue; }
+        if (!key.endsWith('.json') || !isSafeId(id)) {
+          console.log(`skipped ${key}: not a catalog record key`);
+          continue;
+        }
         if (value === TOMBSTONE) {
-          if (await files.read(kind, id)) { await files.remove(kind, id); console.log(`deleted ${file}`); deleted++; }
+          if (await files.read(kind, id)) {
+            await files.remove(kind, id);
+            console.log(`deleted ${file}`);
+            deleted++;
+          }
           exported.push({ key, value });
           continue;
         }
@@ -79,10 +96,15 @@ async function main(): Promise<number> {
     let cleared = 0;
     if (clear) {
       const client = overlay.client();
-      for (const e of exported) cleared += Number(await client.eval(COMPARE_AND_DELETE, 1, `${overlay.names.base}:${e.key}`, e.value));
+      for (const e of exported)
+        cleared += Number(await client.eval(COMPARE_AND_DELETE, 1, `${overlay.names.base}:${e.key}`, e.value));
     }
-    const kept = clear ? `; cleared ${cleared} key(s) from Redis${cleared < exported.length ? ` (${exported.length - cleared} changed meanwhile, kept)` : ''}` : '';
-    console.log(`export: ${written} written, ${deleted} deleted, ${exported.length - written - deleted} unchanged, ${invalid} invalid${kept}`);
+    const kept = clear
+      ? `; cleared ${cleared} key(s) from Redis${cleared < exported.length ? ` (${exported.length - cleared} changed meanwhile, kept)` : ''}`
+      : '';
+    console.log(
+      `export: ${written} written, ${deleted} deleted, ${exported.length - written - deleted} unchanged, ${invalid} invalid${kept}`,
+    );
     if (written + deleted > 0) console.log(`review with \`git status ${label}\` and open a pull request`);
     return invalid > 0 ? 1 : 0;
   } finally {

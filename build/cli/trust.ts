@@ -35,9 +35,12 @@ async function remoteApply(url: string, secret: string, plan: Plan, at: string):
   for (let i = 0; i < plan.scores.length; i += BATCH) {
     const scores = plan.scores.slice(i, i + BATCH).map(({ aid, reliability_score }) => ({ aid, reliability_score }));
     const res = await fetch(`${url}/admin/update-trust`, {
-      method: 'POST', headers: { 'x-admin-secret': secret, 'content-type': 'application/json' }, body: JSON.stringify({ scores, calculated_at: at }),
+      method: 'POST',
+      headers: { 'x-admin-secret': secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ scores, calculated_at: at }),
     });
-    if (!res.ok) throw new Error(`POST /admin/update-trust answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    if (!res.ok)
+      throw new Error(`POST /admin/update-trust answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
     updated += ((await res.json()) as { updated: number }).updated;
   }
   return updated;
@@ -50,19 +53,42 @@ async function runLocal(config: Config, dryRun: boolean, priors: string) {
   const store = catalogStoreFor(config);
   const changed = new Set<string>();
   try {
-    const ctx: WriteContext = { store, snapshot: await loadSnapshot(store), toolSearch: { upsert() {}, remove() {} }, rebuild: { request: (aids) => { for (const a of aids) changed.add(a); } } };
+    const ctx: WriteContext = {
+      store,
+      snapshot: await loadSnapshot(store),
+      toolSearch: { upsert() {}, remove() {} },
+      rebuild: {
+        request: (aids) => {
+          for (const a of aids) changed.add(a);
+        },
+      },
+    };
     if (!runtime.telemetry.evidence) throw new Error('this telemetry backend keeps no per-client evidence');
     const evidence = await runtime.telemetry.evidence();
-    const current = ctx.snapshot.tools.map((t) => ({ aid: t.identity.aid, reliability_score: t.trust.reliability_score }));
+    const current = ctx.snapshot.tools.map((t) => ({
+      aid: t.identity.aid,
+      reliability_score: t.trust.reliability_score,
+    }));
     const plan = planScores(current, evidence, await readPriors(priors));
     report(plan, evidence.length);
     if (dryRun) return;
-    await updateTrust(ctx, plan.scores.map(({ aid, reliability_score }) => ({ aid, reliability_score })), new Date().toISOString());
+    await updateTrust(
+      ctx,
+      plan.scores.map(({ aid, reliability_score }) => ({ aid, reliability_score })),
+      new Date().toISOString(),
+    );
     await writePriors(priors, plan.priors);
     // On Redis the running servers were told and one of them rebuilds, under the rebuild lock.
-    if (store.overlay) console.log(`written to the Redis overlay; the API servers rebuild dist/ (npm run export writes the files)`);
+    if (store.overlay)
+      console.log(`written to the Redis overlay; the API servers rebuild dist/ (npm run export writes the files)`);
     else if (changed.size > 0 && (await currentBuildDir(config.distDir))) {
-      const r = await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl, snapshot: ctx.snapshot, changedAids: changed });
+      const r = await build({
+        catalogDir: config.catalogDir,
+        distDir: config.distDir,
+        baseUrl: config.baseUrl,
+        snapshot: ctx.snapshot,
+        changedAids: changed,
+      });
       console.log(`rebuilt dist/ (${r.incremental ? 'incremental' : 'full'}) in ${(r.ms / 1000).toFixed(1)} s`);
     }
   } finally {
@@ -73,7 +99,8 @@ async function runLocal(config: Config, dryRun: boolean, priors: string) {
 
 function report(plan: Plan, withEvidence: number) {
   console.log(`${withEvidence} tool(s) with telemetry; ${plan.scores.length} score(s) change`);
-  for (const s of plan.scores.slice(0, 20)) console.log(`  ${s.aid}: ${s.from} -> ${s.reliability_score} (${s.clients} client(s))`);
+  for (const s of plan.scores.slice(0, 20))
+    console.log(`  ${s.aid}: ${s.from} -> ${s.reliability_score} (${s.clients} client(s))`);
   if (plan.scores.length > 20) console.log(`  ... and ${plan.scores.length - 20} more`);
 }
 
@@ -84,7 +111,9 @@ async function main() {
   if (flag('local')) return runLocal(config, dryRun, priors);
   const secret = process.env.ADMIN_SECRET;
   if (!secret) throw new Error('ADMIN_SECRET is not set (or use --local while the server is stopped)');
-  const url = (option('url') ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`).replace(/\/+$/, '');
+  const url = (
+    option('url') ?? `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`
+  ).replace(/\/+$/, '');
   const tools = await remoteEvidence(url, secret);
   const plan = planScores(tools, tools, await readPriors(priors));
   report(plan, tools.length);

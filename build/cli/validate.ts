@@ -23,12 +23,21 @@ async function fromPaths(paths: string[]): Promise<StoredFile[]> {
     if (stat?.isDirectory()) {
       // A catalog root (a folder holding tools/ and/or apis/): check what those hold.
       const parts = ['tools', 'apis'].map((sub) => path.join(p, sub));
-      const roots = (await Promise.all(parts.map((d) => fsp.stat(d).then((s) => s.isDirectory(), () => false))));
+      const roots = await Promise.all(
+        parts.map((d) =>
+          fsp.stat(d).then(
+            (s) => s.isDirectory(),
+            () => false,
+          ),
+        ),
+      );
       if (roots.some(Boolean)) {
         files.push(...(await fromPaths(parts.filter((_, i) => roots[i]))));
         continue;
       }
-      const names = (await fsp.readdir(p)).filter((n) => n.endsWith('.json') || n.endsWith(OPERATIONS_EXTENSION)).sort();
+      const names = (await fsp.readdir(p))
+        .filter((n) => n.endsWith('.json') || n.endsWith(OPERATIONS_EXTENSION))
+        .sort();
       files.push(...(await fromPaths(names.map((n) => path.join(p, n)))));
       continue;
     }
@@ -36,7 +45,10 @@ async function fromPaths(paths: string[]): Promise<StoredFile[]> {
     const gz = p.endsWith(OPERATIONS_EXTENSION);
     const id = path.basename(p, gz ? OPERATIONS_EXTENSION : '.json');
     const bytes = await fsp.readFile(p).catch((e: Error) => e);
-    if (bytes instanceof Error) { files.push({ id, file: rel, parseError: `cannot read (${bytes.message})` }); continue; }
+    if (bytes instanceof Error) {
+      files.push({ id, file: rel, parseError: `cannot read (${bytes.message})` });
+      continue;
+    }
     try {
       files.push({ id, file: rel, value: gz ? parseOperationsFile(bytes) : JSON.parse(bytes.toString('utf8')) });
     } catch (e) {
@@ -49,8 +61,9 @@ async function fromPaths(paths: string[]): Promise<StoredFile[]> {
 const args = process.argv.slice(2).filter((a) => a !== '--');
 const config = loadConfig();
 const isApiFile = (f: StoredFile) => path.basename(path.dirname(f.file)) === 'apis';
-const isOperationsFile = (f: StoredFile) => path.basename(path.dirname(f.file)) === OPERATIONS_FOLDER
-  && path.basename(path.dirname(path.dirname(f.file))) === 'apis';
+const isOperationsFile = (f: StoredFile) =>
+  path.basename(path.dirname(f.file)) === OPERATIONS_FOLDER &&
+  path.basename(path.dirname(path.dirname(f.file))) === 'apis';
 let tools: StoredFile[];
 let apis: StoredFile[];
 let operations: StoredFile[];
@@ -60,13 +73,17 @@ if (args.length) {
   apis = files.filter(isApiFile);
   operations = files.filter(isOperationsFile);
 } else {
-  const store = createCatalogStore({ dir: config.catalogDir, label: path.relative(process.cwd(), config.catalogDir) || 'catalog' });
+  const store = createCatalogStore({
+    dir: config.catalogDir,
+    label: path.relative(process.cwd(), config.catalogDir) || 'catalog',
+  });
   [tools, apis, operations] = await Promise.all([
     store.readAll('tools'),
     store.readAll('apis'),
     // A catalog without recipes (tools only, or manifests ingested by hand) has no such folder.
     existsSync(path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER))
-      ? fromPaths([path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER)]) : Promise.resolve([]),
+      ? fromPaths([path.join(config.catalogDir, 'apis', OPERATIONS_FOLDER)])
+      : Promise.resolve([]),
   ]);
 }
 if (args.length && tools.length + apis.length + operations.length === 0) {

@@ -60,7 +60,14 @@ await verifyCatalog(store, selected, {
     counts[v.status]++;
     if (v.level) levels[v.level]++;
     if (flags.has('json')) {
-      const line = { aid, status: v.status, ...(v.level ? { level: v.level } : {}), reason: v.reason, install_ms: v.install_ms, execute_ms: v.execute_ms };
+      const line = {
+        aid,
+        status: v.status,
+        ...(v.level ? { level: v.level } : {}),
+        reason: v.reason,
+        install_ms: v.install_ms,
+        execute_ms: v.execute_ms,
+      };
       console.log(JSON.stringify(line));
     } else {
       console.log(`${v.status.padEnd(12)} ${aid}${v.level ? ` (${v.level})` : ''}: ${v.reason}`);

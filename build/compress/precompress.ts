@@ -23,7 +23,13 @@ const QUALITY = { br: 5, gzip: 6 } as const;
 /** Files compressed at once (zlib's thread pool has four threads by default). */
 const PARALLEL = 8;
 
-export interface CompressStats { files: number; linked: number; bytes: number; brBytes: number; gzBytes: number }
+export interface CompressStats {
+  files: number;
+  linked: number;
+  bytes: number;
+  brBytes: number;
+  gzBytes: number;
+}
 
 export const isCompressible = (file: string) => COMPRESSIBLE.has(path.extname(file).toLowerCase());
 
@@ -64,7 +70,13 @@ export async function precompress(buildDir: string, prevDir: string | null = nul
         continue;
       }
       const [br, gz] = await Promise.all([
-        brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: QUALITY.br, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+        brotli(data, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: QUALITY.br,
+            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+          },
+        }),
         gzip(data, { level: QUALITY.gzip }),
       ]);
       await Promise.all([fsp.writeFile(`${file}.br`, br), fsp.writeFile(`${file}.gz`, gz)]);

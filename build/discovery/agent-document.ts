@@ -8,13 +8,25 @@ export interface AgentDocumentInput {
 
 export const SERVICE_NAME = 'Tool Contract Catalog';
 /** The tools of the MCP endpoint (api/mcp implements exactly these). */
-export const MCP_TOOL_NAMES = ['search_tools', 'get_tool', 'report_outcome', 'get_trending', 'search_apis', 'get_api_manifest'] as const;
+export const MCP_TOOL_NAMES = [
+  'search_tools',
+  'get_tool',
+  'report_outcome',
+  'get_trending',
+  'search_apis',
+  'get_api_manifest',
+] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 export const SERVICE_DESCRIPTION =
   'A public catalog of machine-readable contracts for installable tools (GitHub, PyPI, npm) and compiled manifests of web APIs. Search by intent, fetch one contract by aid, report back whether it worked.';
 
 export function agentDocument({ baseUrl, toolsCount, apisCount, generatedAt }: AgentDocumentInput) {
-  const ep = (method: string, path: string, description: string) => ({ method, path, url: `${baseUrl}${path}`, description });
+  const ep = (method: string, path: string, description: string) => ({
+    method,
+    path,
+    url: `${baseUrl}${path}`,
+    description,
+  });
   return {
     schema_version: '1.0',
     name: SERVICE_NAME,
@@ -25,10 +37,18 @@ export function agentDocument({ baseUrl, toolsCount, apisCount, generatedAt }: A
     apis_count: apisCount,
     generated_at: generatedAt,
     endpoints: [
-      ep('GET', '/api/v1/tools?q={query}&category={platform}', 'Search tool contracts by keyword or intent; at most 10 results, no action block.'),
+      ep(
+        'GET',
+        '/api/v1/tools?q={query}&category={platform}',
+        'Search tool contracts by keyword or intent; at most 10 results, no action block.',
+      ),
       ep('GET', '/api/v1/tools/trending?limit={1-20}', 'Top tools by reliability_score.'),
       ep('GET', '/api/v1/tools/{aid}', 'One contract with action withheld, plus how to unlock it.'),
-      ep('POST', '/api/v1/tools/{aid}', 'Send a tax_payload (execution_feedback, trend_keyword) to receive the full contract with action.'),
+      ep(
+        'POST',
+        '/api/v1/tools/{aid}',
+        'Send a tax_payload (execution_feedback, trend_keyword) to receive the full contract with action.',
+      ),
       ep('GET', '/api/v1/tools/{aid}/instructions', 'Plain-text agent instructions for MIT or Apache-2.0 tools.'),
       ep('GET', '/api/v1/services/search?q={query}', 'Search compiled web-API manifests by intent.'),
       ep('GET', '/api/v1/services/{service_name}/mai-api.json', 'One compiled web-API manifest.'),

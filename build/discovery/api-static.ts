@@ -16,7 +16,10 @@ export interface ServedManifest {
 const SERVICES_DIR = 'api/v1/services';
 export const manifestPath = (serviceName: string) => `/${SERVICES_DIR}/${serviceName}/mai-api.json`;
 
-export const servedManifest = (m: ApiManifest): ServedManifest => ({ service_name: m.service_name, manifest: m.manifest });
+export const servedManifest = (m: ApiManifest): ServedManifest => ({
+  service_name: m.service_name,
+  manifest: m.manifest,
+});
 
 export function* manifestFiles(apis: Iterable<ServedManifest>): Generator<OutputFile> {
   for (const m of apis) yield { path: manifestPath(m.service_name).slice(1), content: JSON.stringify(m.manifest) };
@@ -28,7 +31,11 @@ export function* manifestFiles(apis: Iterable<ServedManifest>): Generator<Output
 let last: { dir: string; content: Map<string, string> } | null = null;
 
 /** Writes (or links from `prevDir`, when this thread wrote it) every manifest file into `buildDir`. */
-export async function writeManifestFiles(buildDir: string, apis: ServedManifest[], prevDir: string | null): Promise<{ written: number; linked: number }> {
+export async function writeManifestFiles(
+  buildDir: string,
+  apis: ServedManifest[],
+  prevDir: string | null,
+): Promise<{ written: number; linked: number }> {
   const before = prevDir !== null && last?.dir === prevDir ? last.content : null;
   const content = new Map<string, string>();
   const fresh: OutputFile[] = [];

@@ -28,7 +28,12 @@ export function contentSecurityPolicy(pathname: string): string {
   let extra: Directives = {};
   let best = -1;
   for (const [prefix, directives] of Object.entries(PAGE_POLICIES)) {
-    if (pathname.startsWith(prefix) && prefix.length > best) { extra = directives; best = prefix.length; }
+    if (pathname.startsWith(prefix) && prefix.length > best) {
+      extra = directives;
+      best = prefix.length;
+    }
   }
-  return Object.entries({ ...BASE_POLICY, ...extra }).map(([k, v]) => `${k} ${v}`).join('; ');
+  return Object.entries({ ...BASE_POLICY, ...extra })
+    .map(([k, v]) => `${k} ${v}`)
+    .join('; ');
 }

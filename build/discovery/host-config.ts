@@ -5,7 +5,15 @@ import { contentSecurityPolicy } from './csp.ts';
 import type { OutputFile } from './sitemap.ts';
 
 /** Paths only the API server can answer; everything else in dist/ is static. */
-export const DYNAMIC_PATHS = ['/api/*', '/admin/*', '/mcp', '/mcp/*', '/.well-known/mcp/*', '/health', '/openapi.json'] as const;
+export const DYNAMIC_PATHS = [
+  '/api/*',
+  '/admin/*',
+  '/mcp',
+  '/mcp/*',
+  '/.well-known/mcp/*',
+  '/health',
+  '/openapi.json',
+] as const;
 
 /**
  * Every HTML page of dist/, as `_headers` path patterns. Listed one by one instead of `/*`: the hosts join

@@ -27,7 +27,9 @@ export function llmsTxt(listed: ToolContract[], baseUrl: string): string {
     '',
   ];
   for (const platform of PLATFORMS) {
-    const group = listed.filter((t) => t.identity.platform === platform).sort((a, b) => (a.identity.name < b.identity.name ? -1 : 1));
+    const group = listed
+      .filter((t) => t.identity.platform === platform)
+      .sort((a, b) => (a.identity.name < b.identity.name ? -1 : 1));
     if (group.length === 0) continue;
     out.push(`## Tools from ${platform}`, '');
     for (const t of group) {

@@ -1,10 +1,32 @@
 // robots.txt: everything is public except /admin/; AI crawlers are named explicitly because some only
 // crawl where they are named.
 export const AI_CRAWLERS = [
-  'GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'anthropic-ai',
-  'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'Googlebot', 'Applebot', 'Applebot-Extended', 'CCBot',
-  'Bingbot', 'DuckAssistBot', 'Meta-ExternalAgent', 'Meta-ExternalFetcher', 'MistralAI-User', 'cohere-ai',
-  'YouBot', 'Amazonbot', 'Bytespider', 'Diffbot', 'AI2Bot', 'PetalBot',
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'anthropic-ai',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'Googlebot',
+  'Applebot',
+  'Applebot-Extended',
+  'CCBot',
+  'Bingbot',
+  'DuckAssistBot',
+  'Meta-ExternalAgent',
+  'Meta-ExternalFetcher',
+  'MistralAI-User',
+  'cohere-ai',
+  'YouBot',
+  'Amazonbot',
+  'Bytespider',
+  'Diffbot',
+  'AI2Bot',
+  'PetalBot',
 ] as const;
 
 export function robotsTxt(baseUrl: string): string {

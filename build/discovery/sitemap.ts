@@ -19,7 +19,12 @@ function urlset(urls: string[]): string {
   return root.end({ prettyPrint: false });
 }
 
-export function sitemapFiles(urls: string[], baseUrl: string, generatedAt: string, limit = SITEMAP_URL_LIMIT): OutputFile[] {
+export function sitemapFiles(
+  urls: string[],
+  baseUrl: string,
+  generatedAt: string,
+  limit = SITEMAP_URL_LIMIT,
+): OutputFile[] {
   const lastmod = generatedAt.slice(0, 10);
   if (urls.length <= limit) return [{ path: 'sitemap.xml', content: urlset(urls) }];
   const files: OutputFile[] = [];

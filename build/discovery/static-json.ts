@@ -7,7 +7,10 @@ import type { OutputFile } from './sitemap.ts';
 export const STATIC_TOOLS_DIR = 'static/v1/tools';
 
 export function contractFile(tool: ToolContract, baseUrl: string): OutputFile {
-  return { path: `${STATIC_TOOLS_DIR}/${tool.identity.aid}.json`, content: JSON.stringify(partialContract(tool, baseUrl)) };
+  return {
+    path: `${STATIC_TOOLS_DIR}/${tool.identity.aid}.json`,
+    content: JSON.stringify(partialContract(tool, baseUrl)),
+  };
 }
 
 /**
@@ -18,7 +21,10 @@ export function listingFiles(listed: ToolContract[], baseUrl: string): OutputFil
   const top = listed.slice(0, 10).map((t) => listingItem(t, baseUrl));
   const trending = listed.slice(0, 20).map((t) => listingItem(t, baseUrl));
   return [
-    { path: 'static/v1/tools.json', content: JSON.stringify({ query: '', category: '', count: top.length, results: top, note: LISTING_NOTE }) },
+    {
+      path: 'static/v1/tools.json',
+      content: JSON.stringify({ query: '', category: '', count: top.length, results: top, note: LISTING_NOTE }),
+    },
     { path: 'static/v1/trending.json', content: JSON.stringify({ count: trending.length, results: trending }) },
   ];
 }

@@ -50,7 +50,8 @@ type Language = 'javascript' | 'python' | 'shell' | 'perl' | 'ruby' | 'php';
 /** Interpreters and the flags after which their next argument is a program text. */
 function codeFlags(program: string): { language: Language; flags: string[] } | null {
   const name = program.split('/').pop() ?? program;
-  if (/^(node|nodejs|bun|deno)$/.test(name)) return { language: 'javascript', flags: ['-e', '--eval', '-p', '--print'] };
+  if (/^(node|nodejs|bun|deno)$/.test(name))
+    return { language: 'javascript', flags: ['-e', '--eval', '-p', '--print'] };
   if (/^(python|python[23](\.\d+)?|pypy3?)$/.test(name)) return { language: 'python', flags: ['-c'] };
   if (SHELLS.has(name)) return { language: 'shell', flags: ['-c'] };
   if (name === 'perl') return { language: 'perl', flags: ['-e', '-E'] };

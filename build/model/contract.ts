@@ -8,7 +8,17 @@ export type Platform = (typeof PLATFORMS)[number];
 
 /** Top-level schema-object types observed in the original service (spec 2.2). */
 export const SCHEMA_TYPES = [
-  'string', 'json', 'object', 'array', 'url', 'columnar', 'coroutine', 'function', 'any', 'image', 'audio',
+  'string',
+  'json',
+  'object',
+  'array',
+  'url',
+  'columnar',
+  'coroutine',
+  'function',
+  'any',
+  'image',
+  'audio',
 ] as const;
 
 /** Lifecycle of a contract; only `active` was ever observed, the others are our decision (README). */
@@ -18,7 +28,16 @@ export const STATUSES = ['active', 'degraded', 'deprecated', 'dead'] as const;
  * What a placeholder holds, so a machine can fill it: text to pass as is, a file the command reads,
  * a file or folder it writes, a URL, a JSON text, a number, or an option (a mode, a model name …).
  */
-export const INPUT_ROLES = ['text', 'input_file', 'output_file', 'output_dir', 'url', 'json', 'number', 'option'] as const;
+export const INPUT_ROLES = [
+  'text',
+  'input_file',
+  'output_file',
+  'output_dir',
+  'url',
+  'json',
+  'number',
+  'option',
+] as const;
 export type InputRole = (typeof INPUT_ROLES)[number];
 
 /** Placeholders a command writes to; `output_schema.target` may name one of them. */
@@ -33,19 +52,25 @@ const SubSchema = Type.Object(
   {
     type: Type.Optional(Type.String({ maxLength: 40 })),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
-    format: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })])),
+    format: Type.Optional(
+      Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })]),
+    ),
     default: Type.Optional(Type.Unknown()),
     enum: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 100 })),
     items: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     role: Type.Optional(Type.Enum([...INPUT_ROLES], { description: 'What the placeholder of this name holds.' })),
-    examples: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: 10, description: 'Values that work.' })),
+    examples: Type.Optional(
+      Type.Array(Type.Unknown(), { minItems: 1, maxItems: 10, description: 'Values that work.' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const schemaObjectProperties = {
   type: Type.Enum([...SCHEMA_TYPES]),
-  format: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })])),
+  format: Type.Optional(
+    Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 80 }), { maxItems: 50 })]),
+  ),
   description: Type.Optional(Type.String({ maxLength: 1000 })),
   properties: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), SubSchema)),
   required: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })),
@@ -60,24 +85,34 @@ export type SchemaObject = Type.Static<typeof SchemaObject>;
 export const OutputSchemaObject = Type.Object(
   {
     ...schemaObjectProperties,
-    target: Type.Optional(Type.String({
-      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-      maxLength: 100,
-      description: 'Where the result goes: "stdout", or the name of an output_file / output_dir placeholder.',
-    })),
+    target: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        maxLength: 100,
+        description: 'Where the result goes: "stdout", or the name of an output_file / output_dir placeholder.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Schema object of the result, with where it goes.' },
 );
 
 export const Identity = Type.Object(
   {
-    aid: Type.String({ pattern: AID_PATTERN, description: 'Tool identifier: lowercase, ends in -v1, equals the file name.' }),
+    aid: Type.String({
+      pattern: AID_PATTERN,
+      description: 'Tool identifier: lowercase, ends in -v1, equals the file name.',
+    }),
     name: Type.String({ minLength: 1, maxLength: 214 }),
     version: nullable<string>('string', { maxLength: 100 }),
-    task: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'What the tool does, one sentence.' })),
+    task: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'What the tool does, one sentence.' }),
+    ),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 30 })),
     platform: Type.Enum([...PLATFORMS]),
-    license: nullable<string>('string', { maxLength: 200, description: 'SPDX license expression, or null when unknown.' }),
+    license: nullable<string>('string', {
+      maxLength: 200,
+      description: 'SPDX license expression, or null when unknown.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -96,8 +131,9 @@ export const Trust = Type.Object(
       nullable<number>('number', {
         minimum: 0,
         maximum: 1,
-        description: 'Download percentile within its platform (1 = most downloaded); null when unknown. A search factor '
-          + 'of its own, apart from reliability_score.',
+        description:
+          'Download percentile within its platform (1 = most downloaded); null when unknown. A search factor ' +
+          'of its own, apart from reliability_score.',
       }),
     ),
   },
@@ -108,16 +144,22 @@ export const Trust = Type.Object(
 export const Requires = Type.Object(
   {
     network: Type.Optional(Type.Boolean({ description: 'The execute command needs the internet (or a server).' })),
-    env: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', maxLength: 100 }), {
-      maxItems: 20, uniqueItems: true, description: 'Environment variables that carry credentials.',
-    })),
-    runtime: Type.Optional(Type.Object(
-      {
-        node: Type.Optional(Type.String({ maxLength: 40, pattern: '^>=\\d+(\\.\\d+){0,2}$' })),
-        python: Type.Optional(Type.String({ maxLength: 40, pattern: '^>=\\d+(\\.\\d+){0,2}$' })),
-      },
-      { additionalProperties: false, description: 'Minimum runtime versions, e.g. {"node": ">=22"}.' },
-    )),
+    env: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Z_][A-Z0-9_]*$', maxLength: 100 }), {
+        maxItems: 20,
+        uniqueItems: true,
+        description: 'Environment variables that carry credentials.',
+      }),
+    ),
+    runtime: Type.Optional(
+      Type.Object(
+        {
+          node: Type.Optional(Type.String({ maxLength: 40, pattern: '^>=\\d+(\\.\\d+){0,2}$' })),
+          python: Type.Optional(Type.String({ maxLength: 40, pattern: '^>=\\d+(\\.\\d+){0,2}$' })),
+        },
+        { additionalProperties: false, description: 'Minimum runtime versions, e.g. {"node": ">=22"}.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -132,11 +174,12 @@ const actionProperties = {
 
 export const Action = Type.Object(actionProperties, { additionalProperties: false });
 
-const argv = () => Type.Unsafe<string[] | null>({
-  type: ['array', 'null'],
-  items: { type: 'string' },
-  description: 'The command as an argument vector (no shell); placeholders are filled per element.',
-});
+const argv = () =>
+  Type.Unsafe<string[] | null>({
+    type: ['array', 'null'],
+    items: { type: 'string' },
+    description: 'The command as an argument vector (no shell); placeholders are filled per element.',
+  });
 
 /** The action block as served in the full contract: the stored one plus each command as argv. */
 export const ServedAction = Type.Object(
@@ -150,16 +193,22 @@ export const VERIFICATION_LEVELS = ['runs', 'loads'] as const;
 export const Verification = Type.Object(
   {
     status: Type.Enum([...VERIFICATION_STATUSES]),
-    level: Type.Optional(Type.Enum([...VERIFICATION_LEVELS], {
-      description: 'runs: did its task offline; loads: needs the internet or an account, so only installed and loaded.',
-    })),
+    level: Type.Optional(
+      Type.Enum([...VERIFICATION_LEVELS], {
+        description:
+          'runs: did its task offline; loads: needs the internet or an account, so only installed and loaded.',
+      }),
+    ),
     reason: Type.String({ maxLength: 1000 }),
     checked_at: Type.String({ format: 'date-time' }),
     runtime: nullable<string>('string', { maxLength: 40, description: 'e.g. "node 22.23", "python 3.11"' }),
     install_ms: nullable<number>('integer', { minimum: 0 }),
     execute_ms: nullable<number>('integer', { minimum: 0 }),
   },
-  { additionalProperties: false, description: 'Outcome of installing and running the commands in a sandbox (npm run verify).' },
+  {
+    additionalProperties: false,
+    description: 'Outcome of installing and running the commands in a sandbox (npm run verify).',
+  },
 );
 export type Verification = Type.Static<typeof Verification>;
 

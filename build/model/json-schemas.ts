@@ -14,7 +14,10 @@ export function schemaFiles(): { path: string; content: string }[] {
   return [
     {
       path: 'schema/tool.schema.json',
-      content: schemaFileContent(ToolContract, 'A tool contract of the Tool Contract Catalog: one file per tool in catalog/tools/<aid>.json. Generated from build/contract.ts by `npm run schema`; do not edit by hand.'),
+      content: schemaFileContent(
+        ToolContract,
+        'A tool contract of the Tool Contract Catalog: one file per tool in catalog/tools/<aid>.json. Generated from build/contract.ts by `npm run schema`; do not edit by hand.',
+      ),
     },
     { path: API_SCHEMA_PATH, content: schemaFileContent(ApiManifest, API_SCHEMA_DESCRIPTION) },
     { path: OPERATIONS_SCHEMA_PATH, content: schemaFileContent(OperationsFile, OPERATIONS_SCHEMA_DESCRIPTION) },

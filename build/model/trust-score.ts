@@ -42,10 +42,16 @@ export function blendedScore(prior: number, e: Pick<Evidence, 'clients' | 'succe
   return Math.round(Math.min(1, Math.max(0, score)) * 1000) / 1000;
 }
 
-export interface PriorEntry { prior: number; score: number }
+export interface PriorEntry {
+  prior: number;
+  score: number;
+}
 export type Priors = Record<string, PriorEntry>;
 
-export interface PlanInput { aid: string; reliability_score: number }
+export interface PlanInput {
+  aid: string;
+  reliability_score: number;
+}
 
 export interface Plan {
   /** Only the tools whose score changes. */
@@ -64,7 +70,8 @@ export function planScores(current: PlanInput[], evidence: Evidence[], priors: P
     const prior = kept && Math.abs(kept.score - now) < 1e-9 ? kept.prior : now;
     const score = blendedScore(prior, e, k);
     next[e.aid] = { prior, score };
-    if (Math.abs(score - now) >= 1e-9) scores.push({ aid: e.aid, reliability_score: score, from: now, clients: e.clients });
+    if (Math.abs(score - now) >= 1e-9)
+      scores.push({ aid: e.aid, reliability_score: score, from: now, clients: e.clients });
   }
   return { scores, priors: next };
 }

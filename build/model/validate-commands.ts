@@ -43,7 +43,10 @@ export function commandErrors(c: ToolContract): FieldError[] {
     ].filter((m): m is string => m !== null);
     if (missing.length) errors.push({ path, message: `placeholder {${name}} needs ${missing.join(', ')}` });
     if (prop.description && prop.description.length > MAX_PLACEHOLDER_DESCRIPTION) {
-      errors.push({ path: `${path}/description`, message: `must be at most ${MAX_PLACEHOLDER_DESCRIPTION} characters` });
+      errors.push({
+        path: `${path}/description`,
+        message: `must be at most ${MAX_PLACEHOLDER_DESCRIPTION} characters`,
+      });
     }
   }
 
@@ -60,7 +63,10 @@ export function commandErrors(c: ToolContract): FieldError[] {
     }
     const target = c.logic.output_schema.target;
     if (target === undefined) {
-      errors.push({ path: '/logic/output_schema/target', message: 'is required with an execute_cmd: "stdout" or an output placeholder' });
+      errors.push({
+        path: '/logic/output_schema/target',
+        message: 'is required with an execute_cmd: "stdout" or an output placeholder',
+      });
     } else if (target !== 'stdout') {
       const role = used.has(target) ? properties[target]?.role : undefined;
       if (!role || !OUTPUT_ROLES.includes(role)) {

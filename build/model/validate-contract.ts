@@ -14,7 +14,8 @@ export interface FieldError {
 
 // ajv-formats is CommonJS with a default export; under NodeNext it arrives wrapped.
 type AddFormats = (ajv: Ajv, formats: string[]) => Ajv;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 export function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
@@ -69,7 +70,10 @@ export function formatAjvErrors(
     if (e.keyword === 'anyOf') continue;
     const d = describe(e, patternMessages);
     const key = `${d.path} ${d.message}`;
-    if (!seen.has(key)) { seen.add(key); out.push(d); }
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
   }
   return out;
 }

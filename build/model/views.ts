@@ -76,7 +76,8 @@ export function telemetryProtocol(aid: string) {
     description: 'After using this tool, report how it went so reliability scores stay honest. Opt-in and anonymous.',
     endpoint: taxEndpoint(aid),
     fields: {
-      execution_feedback: 'integer: HTTP-style status of your use of the tool (200 worked, 404 not found, 500 failed ...)',
+      execution_feedback:
+        'integer: HTTP-style status of your use of the tool (200 worked, 404 not found, 500 failed ...)',
       trend_keyword: 'string: your use case in two or more words',
     },
     // A contract is a few hundred tokens; reading a typical README and install guide costs thousands.
@@ -113,7 +114,8 @@ export function taxRequired(aid: string) {
     description: 'Send a tax_payload in a POST to receive the action block (install_cmd, execute_cmd).',
     endpoint: taxEndpoint(aid),
     fields: {
-      execution_feedback: 'required integer 100-599: HTTP status of your last use of this tool (200 if it worked, or 200 if first use)',
+      execution_feedback:
+        'required integer 100-599: HTTP status of your last use of this tool (200 if it worked, or 200 if first use)',
       trend_keyword: 'required string, two or more words: what you are using the tool for',
       validation_vote: 'optional: "yes" | "no" | "partial", only with direct feedback',
       micro_translation: 'optional string of at most 200 characters: answer to micro_task, when present',

@@ -30,8 +30,16 @@ export interface ApiPageEntry {
   intents: number;
   manifestHref: string;
 }
-export interface ApiCategoryGroup { id: string; label: string; entries: ApiPageEntry[] }
-export interface ApiTokenFigures { medianDefinition: number; medianManifest: number; ratio: number }
+export interface ApiCategoryGroup {
+  id: string;
+  label: string;
+  entries: ApiPageEntry[];
+}
+export interface ApiTokenFigures {
+  medianDefinition: number;
+  medianManifest: number;
+  ratio: number;
+}
 export interface ApiPagesData {
   total: number;
   groups: ApiCategoryGroup[];
@@ -42,9 +50,17 @@ export interface ApiPagesData {
 }
 
 const LABELS: Readonly<Record<string, string>> = { ai: 'AI', developer_tools: 'Developer tools' };
-export const categoryLabel = (id: string) => LABELS[id] ?? (id.charAt(0).toUpperCase() + id.slice(1)).replace(/_/g, ' ');
+export const categoryLabel = (id: string) =>
+  LABELS[id] ?? (id.charAt(0).toUpperCase() + id.slice(1)).replace(/_/g, ' ');
 
-const AUTH_LABELS: Readonly<Record<string, string>> = { apikey: 'API key', bearer: 'Bearer token', basic: 'Basic', oauth2: 'OAuth 2', sigv4: 'AWS SigV4', none: 'None' };
+const AUTH_LABELS: Readonly<Record<string, string>> = {
+  apikey: 'API key',
+  bearer: 'Bearer token',
+  basic: 'Basic',
+  oauth2: 'OAuth 2',
+  sigv4: 'AWS SigV4',
+  none: 'None',
+};
 
 function tokenFigures(apis: ApiManifest[]): ApiTokenFigures | null {
   const definitions = apis.map((m) => m.record.tokens.definition);
@@ -52,7 +68,11 @@ function tokenFigures(apis: ApiManifest[]): ApiTokenFigures | null {
   const total = manifests.reduce((a, b) => a + b, 0);
   if (total === 0) return null;
   const ratio = definitions.reduce((a, b) => a + b, 0) / total;
-  return { medianDefinition: median(definitions), medianManifest: median(manifests), ratio: Math.round(ratio * 10) / 10 };
+  return {
+    medianDefinition: median(definitions),
+    medianManifest: median(manifests),
+    ratio: Math.round(ratio * 10) / 10,
+  };
 }
 
 function entryOf(m: ApiManifest): ApiPageEntry {

@@ -73,9 +73,21 @@ export interface DiscoveryInput {
   indexPaths: string[];
 }
 
-export function discoveryFiles({ tools, listed, apisCount, baseUrl, generatedAt, apiOrigin, indexPaths }: DiscoveryInput): OutputFile[] {
+export function discoveryFiles({
+  tools,
+  listed,
+  apisCount,
+  baseUrl,
+  generatedAt,
+  apiOrigin,
+  indexPaths,
+}: DiscoveryInput): OutputFile[] {
   const agent = JSON.stringify(agentDocument({ baseUrl, toolsCount: tools.length, apisCount, generatedAt }), null, 2);
-  const urls = [...indexPaths.map((p) => `${baseUrl}${p}`), `${baseUrl}/search/`, ...tools.map((t) => `${baseUrl}/tools/${t.identity.aid}/`)];
+  const urls = [
+    ...indexPaths.map((p) => `${baseUrl}${p}`),
+    `${baseUrl}/search/`,
+    ...tools.map((t) => `${baseUrl}/tools/${t.identity.aid}/`),
+  ];
   return [
     ...AGENT_DOCUMENT_PATHS.map((p) => ({ path: p, content: agent })),
     { path: 'robots.txt', content: robotsTxt(baseUrl) },
@@ -98,8 +110,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   };
 
   const store = catalogStoreFor({ catalogDir: options.catalogDir, storageUrl: options.storageUrl });
-  const [snapshot, apis] = await phase('load', () => Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]))
-    .finally(() => store.storage.dispose());
+  const [snapshot, apis] = await phase('load', () =>
+    Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]),
+  ).finally(() => store.storage.dispose());
   // A given snapshot (the API's live rebuilds) was already filtered by its loader: a bad API file is
   // skipped there too, as the server skips it, rather than stopping every rebuild until someone fixes it.
   if (options.snapshot) for (const e of apis.errors) log(`skipped: ${e}`);
@@ -125,25 +138,71 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // unchanged tools' files and Eleventy renders HTML. `listed` holds the same objects as `tools`,
     // which the structured clone sends once.
     const side = runJobInWorker({
-      buildDir, baseUrl, tools, listed, render: toolAids ? [...toolAids] : null, apis: apis.served.map(servedManifest), prevDir: prev?.dir ?? null,
+      buildDir,
+      baseUrl,
+      tools,
+      listed,
+      render: toolAids ? [...toolAids] : null,
+      apis: apis.served.map(servedManifest),
+      prevDir: prev?.dir ?? null,
     });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
-    if (prev) await phase('link', async () => linkUnchanged(prev, buildDir, tools.map((t) => t.identity.aid).filter((a) => !toolAids?.has(a)), 'html'));
-    const discovery = discoveryFiles({ tools, listed, apisCount, baseUrl, generatedAt, apiOrigin: options.apiOrigin ?? baseUrl, indexPaths });
+    if (prev)
+      await phase('link', async () =>
+        linkUnchanged(
+          prev,
+          buildDir,
+          tools.map((t) => t.identity.aid).filter((a) => !toolAids?.has(a)),
+          'html',
+        ),
+      );
+    const discovery = discoveryFiles({
+      tools,
+      listed,
+      apisCount,
+      baseUrl,
+      generatedAt,
+      apiOrigin: options.apiOrigin ?? baseUrl,
+      indexPaths,
+    });
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
     const pages = await phase('html', () => renderSite(site, buildDir));
     Object.assign(phases, (await phase('worker-wait', () => side)).phases);
     // Last, over every finished file: .br and .gz beside each compressible one (build/compress/).
     const compressed = await phase('compress', () => precompress(buildDir, prev?.dir ?? null));
     const ms = Math.round(performance.now() - started);
-    const info = { generated_at: generatedAt, base_url: baseUrl, api_origin: options.apiOrigin ?? baseUrl, tools_count: tools.length, apis_count: apisCount, build_ms: ms, incremental: Boolean(prev), rendered_tools: render.length,
-      compressed: { files: compressed.files, linked: compressed.linked, bytes: compressed.bytes, br_bytes: compressed.brBytes, gz_bytes: compressed.gzBytes } };
+    const info = {
+      generated_at: generatedAt,
+      base_url: baseUrl,
+      api_origin: options.apiOrigin ?? baseUrl,
+      tools_count: tools.length,
+      apis_count: apisCount,
+      build_ms: ms,
+      incremental: Boolean(prev),
+      rendered_tools: render.length,
+      compressed: {
+        files: compressed.files,
+        linked: compressed.linked,
+        bytes: compressed.bytes,
+        br_bytes: compressed.brBytes,
+        gz_bytes: compressed.gzBytes,
+      },
+    };
     await fsp.writeFile(path.join(buildDir, BUILD_INFO), `${JSON.stringify(info, null, 2)}\n`);
     await phase('swap', () => swapIn(options.distDir, buildDir));
     // Deleting an old build (tens of thousands of files) must not delay this write's visibility or the
     // next build: it runs in the background and only ever touches folders other than the current one.
     const pruned = pruneBuilds(options.distDir).catch(() => undefined);
-    return { pruned, buildDir, toolsCount: tools.length, apisCount, files: pages + render.length + apisCount, ms, phases, incremental: Boolean(prev) };
+    return {
+      pruned,
+      buildDir,
+      toolsCount: tools.length,
+      apisCount,
+      files: pages + render.length + apisCount,
+      ms,
+      phases,
+      incremental: Boolean(prev),
+    };
   } catch (error) {
     await fsp.rm(buildDir, { recursive: true, force: true });
     throw error;

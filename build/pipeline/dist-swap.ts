@@ -44,7 +44,10 @@ export async function pruneBuilds(distDir: string, keep = 1): Promise<void> {
   for (const name of names) {
     const dir = path.join(root, name);
     if (current && path.basename(current) === name) continue;
-    if (kept < keep && !name.startsWith('kept-') && (await isComplete(dir))) { kept++; continue; }
+    if (kept < keep && !name.startsWith('kept-') && (await isComplete(dir))) {
+      kept++;
+      continue;
+    }
     await fsp.rm(dir, { recursive: true, force: true });
   }
 }
@@ -52,5 +55,8 @@ export async function pruneBuilds(distDir: string, keep = 1): Promise<void> {
 export const BUILD_INFO = 'build-info.json';
 
 async function isComplete(dir: string): Promise<boolean> {
-  return fsp.access(path.join(dir, BUILD_INFO)).then(() => true, () => false);
+  return fsp.access(path.join(dir, BUILD_INFO)).then(
+    () => true,
+    () => false,
+  );
 }

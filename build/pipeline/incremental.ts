@@ -9,7 +9,10 @@ import type { ToolContract } from '../model/contract.ts';
 import { STATIC_TOOLS_DIR } from '../discovery/static-json.ts';
 
 /** The files that belong to exactly one tool, relative to a build folder: its page and its static JSON. */
-export const perToolFiles = (aid: string) => ({ html: `tools/${aid}/index.html`, json: `${STATIC_TOOLS_DIR}/${aid}.json` });
+export const perToolFiles = (aid: string) => ({
+  html: `tools/${aid}/index.html`,
+  json: `${STATIC_TOOLS_DIR}/${aid}.json`,
+});
 
 export interface PreviousBuild {
   dir: string;

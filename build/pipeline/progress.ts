@@ -19,7 +19,10 @@ export function createProgress(label: string, total: number, stream: NodeJS.Writ
       count += n;
       if (!live) return;
       const now = performance.now();
-      if (now - last > 100) { last = now; draw(false); }
+      if (now - last > 100) {
+        last = now;
+        draw(false);
+      }
     },
     done() {
       if (live) draw(true);

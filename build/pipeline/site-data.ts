@@ -9,9 +9,23 @@ import { permitsInstructions } from '../model/license.ts';
 /** Index pages hold at most this many entries; past that the index splits into /page/N/. */
 export const INDEX_PAGE_SIZE = 2000;
 
-export interface IndexEntry { href: string; name: string; task: string; platform: Platform; reliability: number }
-export interface IndexGroup { platform: Platform; total: number; entries: IndexEntry[] }
-export interface IndexPage { number: number; path: string; groups: IndexGroup[] }
+export interface IndexEntry {
+  href: string;
+  name: string;
+  task: string;
+  platform: Platform;
+  reliability: number;
+}
+export interface IndexGroup {
+  platform: Platform;
+  total: number;
+  entries: IndexEntry[];
+}
+export interface IndexPage {
+  number: number;
+  path: string;
+  groups: IndexGroup[];
+}
 export interface ToolPage {
   aid: string;
   contract: ToolContract;
@@ -41,9 +55,12 @@ const clip = (text: string, max: number) => (text.length <= max ? text : `${text
 
 export function indexPages(tools: ToolContract[]): IndexPage[] {
   const order = new Map(PLATFORMS.map((p, i) => [p, i]));
-  const sorted = [...tools].sort((a, b) =>
-    (order.get(a.identity.platform) ?? 9) - (order.get(b.identity.platform) ?? 9)
-    || a.identity.name.localeCompare(b.identity.name, 'en') || (a.identity.aid < b.identity.aid ? -1 : 1));
+  const sorted = [...tools].sort(
+    (a, b) =>
+      (order.get(a.identity.platform) ?? 9) - (order.get(b.identity.platform) ?? 9) ||
+      a.identity.name.localeCompare(b.identity.name, 'en') ||
+      (a.identity.aid < b.identity.aid ? -1 : 1),
+  );
   const totals = new Map<Platform, number>();
   for (const t of sorted) totals.set(t.identity.platform, (totals.get(t.identity.platform) ?? 0) + 1);
   const pages: IndexPage[] = [];
@@ -56,8 +73,11 @@ export function indexPages(tools: ToolContract[]): IndexPage[] {
         groups.push(g);
       }
       g.entries.push({
-        href: `/tools/${t.identity.aid}/`, name: t.identity.name, task: t.identity.task ?? '',
-        platform: t.identity.platform, reliability: t.trust.reliability_score,
+        href: `/tools/${t.identity.aid}/`,
+        name: t.identity.name,
+        task: t.identity.task ?? '',
+        platform: t.identity.platform,
+        reliability: t.trust.reliability_score,
       });
     }
     pages.push({ number: n, path: indexPagePath(n), groups });
@@ -73,7 +93,10 @@ export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
     aid,
     contract: c,
     title: `${name} (${platform}): ${clip(what, 70)} | ${SERVICE_NAME}`,
-    description: clip(`${name}: ${what}. Machine-readable contract (${aid}) with schemas and reliability ${c.trust.reliability_score}.`, 160),
+    description: clip(
+      `${name}: ${what}. Machine-readable contract (${aid}) with schemas and reliability ${c.trust.reliability_score}.`,
+      160,
+    ),
     canonical,
     apiUrl: `${baseUrl}/api/v1/tools/${aid}`,
     staticJsonPath: `/${STATIC_TOOLS_DIR}/${aid}.json`,
@@ -87,9 +110,16 @@ export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
       url: canonical,
       applicationCategory: 'DeveloperApplication',
       ...(version ? { softwareVersion: version } : {}),
-      ...(license ? { license: /^[A-Za-z0-9.+-]+$/.test(license) ? `https://spdx.org/licenses/${license}` : license } : {}),
+      ...(license
+        ? { license: /^[A-Za-z0-9.+-]+$/.test(license) ? `https://spdx.org/licenses/${license}` : license }
+        : {}),
       ...(c.identity.tags?.length ? { keywords: c.identity.tags.join(', ') } : {}),
-      subjectOf: { '@type': 'Dataset', name: `Contract ${aid}`, encodingFormat: 'application/json', contentUrl: `${baseUrl}/${STATIC_TOOLS_DIR}/${aid}.json` },
+      subjectOf: {
+        '@type': 'Dataset',
+        name: `Contract ${aid}`,
+        encodingFormat: 'application/json',
+        contentUrl: `${baseUrl}/${STATIC_TOOLS_DIR}/${aid}.json`,
+      },
     },
   };
 }
@@ -98,7 +128,12 @@ export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
  * `tools`: every tool (the index pages list them all); `rendered`: the tools whose own page is written
  * (all of them unless an incremental build links the others from the previous build).
  */
-export function siteData(tools: ToolContract[], baseUrl: string, apis: ApiPagesData, rendered: readonly ToolContract[] = tools): SiteData {
+export function siteData(
+  tools: ToolContract[],
+  baseUrl: string,
+  apis: ApiPagesData,
+  rendered: readonly ToolContract[] = tools,
+): SiteData {
   return {
     name: SERVICE_NAME,
     description: SERVICE_DESCRIPTION,

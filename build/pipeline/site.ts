@@ -20,7 +20,10 @@ interface EleventyConfigApi {
   ignores: { add(glob: string): void };
 }
 
-const templateNames = () => readdirSync(SITE_DIR).filter((f) => f.endsWith('.11ty.ts')).map((f) => f.slice(0, -'.11ty.ts'.length));
+const templateNames = () =>
+  readdirSync(SITE_DIR)
+    .filter((f) => f.endsWith('.11ty.ts'))
+    .map((f) => f.slice(0, -'.11ty.ts'.length));
 
 async function runEleventy(data: SiteData, outDir: string, only: (name: string) => boolean): Promise<number> {
   const skipped = templateNames().filter((n) => !only(n));
@@ -48,7 +51,9 @@ function silenceSummary(elev: Eleventy): void {
   const logger = elev.logger as { logWithOptions(o: { force?: boolean; color?: string }): void } | undefined;
   if (!logger) return;
   const original = logger.logWithOptions.bind(logger);
-  logger.logWithOptions = (o) => { if (!(o.force && o.color === 'green')) original(o); };
+  logger.logWithOptions = (o) => {
+    if (!(o.force && o.color === 'green')) original(o);
+  };
 }
 
 function countWritten(result: unknown): number {
@@ -62,7 +67,11 @@ export async function renderSite(data: SiteData, outDir: string): Promise<number
   let written = await runEleventy({ ...data, toolPages: [] }, outDir, (n) => n !== TOOL_TEMPLATE);
   const pages = data.toolPages;
   for (let i = 0; i < pages.length; i += TOOL_BATCH) {
-    written += await runEleventy({ ...data, indexPages: [], toolPages: pages.slice(i, i + TOOL_BATCH) }, outDir, (name) => name === TOOL_TEMPLATE);
+    written += await runEleventy(
+      { ...data, indexPages: [], toolPages: pages.slice(i, i + TOOL_BATCH) },
+      outDir,
+      (name) => name === TOOL_TEMPLATE,
+    );
   }
   return written;
 }

@@ -46,7 +46,12 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   if (job.prevDir && job.render) {
     const l = performance.now();
     const render = new Set(job.render);
-    linkUnchanged({ dir: job.prevDir }, job.buildDir, job.tools.map((t) => t.identity.aid).filter((a) => !render.has(a)), 'json');
+    linkUnchanged(
+      { dir: job.prevDir },
+      job.buildDir,
+      job.tools.map((t) => t.identity.aid).filter((a) => !render.has(a)),
+      'json',
+    );
     phases['link-json'] = Math.round(performance.now() - l);
   }
   const t = performance.now();
@@ -67,8 +72,16 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
  * expansion table stays as learned (the API engine loaded the same table at start), and the bundled
  * client (same code, same process) is reused.
  */
-const memo: { buildDir: string | null; analyzed: Map<string, AnalyzedDocument>; expansions: Expansions | null; bundle: Buffer | null } = {
-  buildDir: null, analyzed: new Map(), expansions: null, bundle: null,
+const memo: {
+  buildDir: string | null;
+  analyzed: Map<string, AnalyzedDocument>;
+  expansions: Expansions | null;
+  bundle: Buffer | null;
+} = {
+  buildDir: null,
+  analyzed: new Map(),
+  expansions: null,
+  bundle: null,
 };
 
 /** The static search: lunr shards of the listable tools, the bundled client and its page. */
@@ -81,14 +94,23 @@ async function writeSearch(job: WorkerJob): Promise<void> {
     const kept = follows && !fresh.has(d.id) ? memo.analyzed.get(d.id) : undefined;
     return kept ?? analyzeDocument(d);
   });
-  const summary = writeStaticSearch(docs, dir, { analyzed, ...(follows && memo.expansions ? { expansions: memo.expansions } : {}) });
+  const summary = writeStaticSearch(docs, dir, {
+    analyzed,
+    ...(follows && memo.expansions ? { expansions: memo.expansions } : {}),
+  });
   memo.buildDir = job.buildDir;
   memo.analyzed = new Map(docs.map((d, i) => [d.id, analyzed[i] as AnalyzedDocument]));
   memo.expansions = summary.expansions;
   const client = path.join(dir, 'search.js');
   if (memo.bundle) writeFileSync(client, memo.bundle);
-  else { await bundleSearchClient(client); memo.bundle = readFileSync(client); }
-  const page = readFileSync(SEARCH_PAGE, 'utf8').replace('<link rel="canonical" href="/search/">', `<link rel="canonical" href="${job.baseUrl}/search/">`);
+  else {
+    await bundleSearchClient(client);
+    memo.bundle = readFileSync(client);
+  }
+  const page = readFileSync(SEARCH_PAGE, 'utf8').replace(
+    '<link rel="canonical" href="/search/">',
+    `<link rel="canonical" href="${job.baseUrl}/search/">`,
+  );
   writeFileSync(path.join(dir, 'index.html'), page);
 }
 
@@ -98,13 +120,19 @@ type Reply = { id: number; ok: true; result: WorkerResult } | { id: number; ok: 
  * One long-lived worker runs the jobs in order (starting a thread and loading the search code costs
  * about a second per build). It is unref'd while idle so it never keeps a process alive.
  */
-let shared: { worker: Worker; pending: Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }> } | null = null;
+let shared: {
+  worker: Worker;
+  pending: Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }>;
+} | null = null;
 let nextId = 0;
 
 function sharedWorker() {
   if (shared) return shared;
   const worker = new Worker(new URL('./worker-tasks.ts', import.meta.url), { workerData: { buildWorker: true } });
-  const state = { worker, pending: new Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }>() };
+  const state = {
+    worker,
+    pending: new Map<number, { resolve: (r: WorkerResult) => void; reject: (e: Error) => void }>(),
+  };
   const fail = (error: Error) => {
     if (shared === state) shared = null;
     for (const p of state.pending.values()) p.reject(error);
@@ -114,7 +142,8 @@ function sharedWorker() {
     const p = state.pending.get(m.id);
     if (!p) return;
     state.pending.delete(m.id);
-    if (m.ok) p.resolve(m.result); else p.reject(new Error(m.error));
+    if (m.ok) p.resolve(m.result);
+    else p.reject(new Error(m.error));
     if (state.pending.size === 0) worker.unref();
   });
   worker.on('error', fail);
@@ -139,9 +168,11 @@ if (parentPort && (workerData as { buildWorker?: boolean } | null)?.buildWorker 
   const port = parentPort;
   let queue = Promise.resolve();
   port.on('message', ({ id, job }: { id: number; job: WorkerJob }) => {
-    queue = queue.then(() => runJob(job).then(
-      (result) => port.postMessage({ id, ok: true, result }),
-      (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? String(error) }),
-    ));
+    queue = queue.then(() =>
+      runJob(job).then(
+        (result) => port.postMessage({ id, ok: true, result }),
+        (error: Error) => port.postMessage({ id, ok: false, error: error.stack ?? String(error) }),
+      ),
+    );
   });
 }

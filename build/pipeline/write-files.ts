@@ -14,7 +14,10 @@ export async function writeFiles(root: string, files: Iterable<OutputFile>): Pro
   for (const f of files) {
     const file = path.join(root, f.path);
     const dir = path.dirname(file);
-    if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
     writeFileSync(file, f.content);
     if (++count % 500 === 0) await new Promise((r) => setImmediate(r));
   }

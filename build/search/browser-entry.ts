@@ -11,7 +11,11 @@ const fetchJson = async (rel: string): Promise<unknown> => {
 };
 
 let engine: Promise<StaticSearch> | null = null;
-const open = () => (engine ??= StaticSearch.open(fetchJson).catch((e: unknown) => { engine = null; throw e; }));
+const open = () =>
+  (engine ??= StaticSearch.open(fetchJson).catch((e: unknown) => {
+    engine = null;
+    throw e;
+  }));
 
 function render(list: HTMLOListElement, hits: StaticHit[]): void {
   const items = hits.map((h) => {
@@ -46,7 +50,9 @@ function start(): void {
       const hits = await (await open()).search(q, { limit: 10 });
       if (mine !== seq) return; // a newer query is on its way
       render(list, hits);
-      status.textContent = q.trim() ? `${hits.length} result${hits.length === 1 ? '' : 's'} for “${q.trim()}”` : 'Most reliable tools';
+      status.textContent = q.trim()
+        ? `${hits.length} result${hits.length === 1 ? '' : 's'} for “${q.trim()}”`
+        : 'Most reliable tools';
       const url = new URL(location.href);
       if (q.trim()) url.searchParams.set('q', q);
       else url.searchParams.delete('q');
@@ -55,11 +61,21 @@ function start(): void {
       if (mine === seq) status.textContent = `Search is unavailable (${e instanceof Error ? e.message : String(e)}).`;
     }
   };
-  form.addEventListener('submit', (e) => { e.preventDefault(); clearTimeout(timer); void run(); });
-  input.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => void run(), 120); });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    clearTimeout(timer);
+    void run();
+  });
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void run(), 120);
+  });
   input.addEventListener('focus', () => void open().catch(() => undefined), { once: true }); // warm the manifest
   const initial = new URL(location.href).searchParams.get('q');
-  if (initial) { input.value = initial; void run(); }
+  if (initial) {
+    input.value = initial;
+    void run();
+  }
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

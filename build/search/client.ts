@@ -85,7 +85,9 @@ export class StaticSearch {
     const dfOf = new Map<string, number>();
     for (const pt of plan.terms) {
       const shard = await this.shardFor(pt.term);
-      const posting = (shard.index as unknown as { invertedIndex: Record<string, { t: Record<string, object> } | undefined> }).invertedIndex[pt.term];
+      const posting = (
+        shard.index as unknown as { invertedIndex: Record<string, { t: Record<string, object> } | undefined> }
+      ).invertedIndex[pt.term];
       if (!posting) continue;
       const df = Object.keys(posting.t).length;
       dfOf.set(pt.term, df);
@@ -103,7 +105,11 @@ export class StaticSearch {
         a.exp |= pt.exp;
       }
     }
-    const weights = conceptWeights(plan.concepts.map((c) => dfOf.get(c) ?? 0), plan.conceptScale, n);
+    const weights = conceptWeights(
+      plan.concepts.map((c) => dfOf.get(c) ?? 0),
+      plan.conceptScale,
+      n,
+    );
     const top = new TopK<Cand>(limit, byScoreThenRef);
     for (const [ref, a] of acc) {
       const match = plan.platform === null || this.platformOf(ref) === plan.platform;

@@ -54,7 +54,12 @@ export function documentFromContract(c: ToolContract): SearchDocument {
     prior: c.trust.reliability_score,
     popularity: c.trust.popularity ?? null,
     fields: { name: id.name, task: id.task ?? '', tags: id.tags ?? [], commands, types },
-    display: { name: id.name, task: clip(id.task ?? '', 160), platform: id.platform, reliability: c.trust.reliability_score },
+    display: {
+      name: id.name,
+      task: clip(id.task ?? '', 160),
+      platform: id.platform,
+      reliability: c.trust.reliability_score,
+    },
   };
 }
 
@@ -98,8 +103,36 @@ function clip(s: string, n: number): string {
 // Command words say how to install, not what the tool does; indexing them would put every
 // document in the posting lists of "npm" and "install".
 const COMMAND_WORDS = new Set([
-  'npm', 'npx', 'pip', 'pip3', 'instal', 'install', 'run', 'python', 'python3', 'node', 'uv', 'uvx', 'pipx', 'yarn',
-  'pnpm', 'add', 'global', 'exec', 'bin', 'bun', 'bunx', 'deno', 'cargo', 'go', 'docker', 'save', 'dev', 'upgrad', 'user', 'tool',
+  'npm',
+  'npx',
+  'pip',
+  'pip3',
+  'instal',
+  'install',
+  'run',
+  'python',
+  'python3',
+  'node',
+  'uv',
+  'uvx',
+  'pipx',
+  'yarn',
+  'pnpm',
+  'add',
+  'global',
+  'exec',
+  'bin',
+  'bun',
+  'bunx',
+  'deno',
+  'cargo',
+  'go',
+  'docker',
+  'save',
+  'dev',
+  'upgrad',
+  'user',
+  'tool',
 ]);
 
 export interface AnalyzedDocument {
@@ -132,7 +165,10 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
   const f = doc.fields;
   const perField: Record<FieldName, string[]> = {
     name: [f.name, ...(f.aliases ?? [])].flatMap((s) => analyze(s, { name: true })),
-    key: [f.name].map(nameKey).filter(Boolean).map((k) => `=${k}`),
+    key: [f.name]
+      .map(nameKey)
+      .filter(Boolean)
+      .map((k) => `=${k}`),
     task: analyze(f.task ?? ''),
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
@@ -161,7 +197,17 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
   });
   const about = (f.about ?? []).join(' ');
   const { id, prior, platform } = doc;
-  return { id, prior, popularity: doc.popularity ?? null, mentions: doc.mentions ?? 0, platform, terms, packed, lens, about };
+  return {
+    id,
+    prior,
+    popularity: doc.popularity ?? null,
+    mentions: doc.mentions ?? 0,
+    platform,
+    terms,
+    packed,
+    lens,
+    about,
+  };
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {

@@ -12,7 +12,14 @@
 //   engine.upsert(doc) / engine.remove(id)  -> visible to the next search
 //   engine.search(query, {limit, filter, platform, kind}) -> [{id, score}] best first
 //   empty query (or one with no searchable word): top `limit` by prior (reliability) desc
-import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocument, type SearchKind, termWeights } from './documents.ts';
+import {
+  type AnalyzedDocument,
+  analyzeDocument,
+  averageLengths,
+  type SearchDocument,
+  type SearchKind,
+  termWeights,
+} from './documents.ts';
 import { coverageOf, type Expansions, planQuery } from './plan.ts';
 import { conceptWeights, coverageFactor, finalScore, type Hit, termCoefficient } from './rank.ts';
 import { DocTable } from './doc-table.ts';
@@ -61,14 +68,20 @@ export class SearchEngine {
 
   static build(docs: readonly SearchDocument[], opts: EngineOptions = {}): SearchEngine {
     const unique = [...new Map(docs.map((d) => [d.id, d])).values()];
-    const analyzed = opts.analyzed && opts.analyzed.length === unique.length && unique.length === docs.length ? opts.analyzed : unique.map(analyzeDocument);
+    const analyzed =
+      opts.analyzed && opts.analyzed.length === unique.length && unique.length === docs.length
+        ? opts.analyzed
+        : unique.map(analyzeDocument);
     const e = new SearchEngine(opts.expansions ?? new Map(), opts.avgLens ?? averageLengths(analyzed));
     const perDoc: [number, number][][] = [];
     unique.forEach((doc, i) => {
       e.remember(doc);
       const tw = termWeights(analyzed[i]!, e.avgLens).map(([t, w]) => [e.store.termId(t), w] as [number, number]);
       perDoc.push(tw);
-      e.docs.add(doc, Int32Array.from(tw, ([t]) => t));
+      e.docs.add(
+        doc,
+        Int32Array.from(tw, ([t]) => t),
+      );
     });
     e.store.load(perDoc);
     return e;
@@ -79,7 +92,13 @@ export class SearchEngine {
   }
 
   stats(): { docs: number; terms: number; postings: number; deltaPostings: number; tombstones: number } {
-    return { docs: this.docs.live, terms: this.store.termIds.size, postings: this.store.size, deltaPostings: this.store.deltaPostings, tombstones: this.docs.dead };
+    return {
+      docs: this.docs.live,
+      terms: this.store.termIds.size,
+      postings: this.store.size,
+      deltaPostings: this.store.deltaPostings,
+      tombstones: this.docs.dead,
+    };
   }
 
   /** Insert or replace one document; searchable when this returns. */
@@ -172,14 +191,24 @@ export class SearchEngine {
       }
     }
 
-    const weights = conceptWeights(plan.concepts.map((c) => { const t = store.lookup(c); return t === undefined ? 0 : df[t]!; }), plan.conceptScale, n);
+    const weights = conceptWeights(
+      plan.concepts.map((c) => {
+        const t = store.lookup(c);
+        return t === undefined ? 0 : df[t]!;
+      }),
+      plan.conceptScale,
+      n,
+    );
     const wanted = plan.platform === null ? -1 : (this.docs.platformCodes.get(plan.platform) ?? -2);
     const ids = this.docs.ids;
     // Coverage factors depend only on the (orig, exp) masks: few distinct pairs per query.
     const covCache = new Map<number, number>();
     // Top-k over doc numbers; scores go into acc (no object per candidate). Candidates below the
     // current k-th score are skipped without touching the heap.
-    const top = new TopK<number>(limit, (a, b) => acc[b]! - acc[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    const top = new TopK<number>(
+      limit,
+      (a, b) => acc[b]! - acc[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0),
+    );
     let floor = -Infinity;
     for (let i = 0; i < nt; i++) {
       const d = touched[i]!;
@@ -205,14 +234,20 @@ export class SearchEngine {
     const hits = this.scanByPrior(limit, platform, kind, filter);
     if (key !== null) {
       if (this.priorCache.size > 64) this.priorCache.clear();
-      this.priorCache.set(key, hits.map((h) => ({ ...h })));
+      this.priorCache.set(
+        key,
+        hits.map((h) => ({ ...h })),
+      );
     }
     return hits;
   }
 
   private scanByPrior(limit: number, platform: number | null, kind: number, filter?: (id: string) => boolean): Hit[] {
     const { priors, ids, alive, platformOf, kindOf } = this.docs;
-    const top = new TopK<number>(limit, (a, b) => priors[b]! - priors[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+    const top = new TopK<number>(
+      limit,
+      (a, b) => priors[b]! - priors[a]! || (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0),
+    );
     for (let d = 0; d < ids.length; d++) {
       if (!alive[d]) continue;
       if (platform !== null && platformOf[d] !== platform) continue;

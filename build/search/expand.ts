@@ -51,7 +51,10 @@ export interface LearnOptions {
   synonyms?: ReadonlyMap<string, readonly string[]>;
 }
 
-export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOptions = {}): Map<string, [string, number][]> {
+export function learnExpansions(
+  docs: readonly AnalyzedDocument[],
+  opts: LearnOptions = {},
+): Map<string, [string, number][]> {
   // Vocabulary of descriptive terms and, per document, its distinct term ids.
   const ids = new Map<string, number>();
   const names: string[] = [];
@@ -91,11 +94,12 @@ export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOp
   // Postings (doc lists) for terms frequent enough to be expanded.
   const postings = new Map<number, number[]>();
   docTerms.forEach((terms, d) => {
-    for (const t of terms) if ((df[t] ?? 0) >= EXPAND.minDf) {
-      let p = postings.get(t);
-      if (!p) postings.set(t, (p = []));
-      p.push(d);
-    }
+    for (const t of terms)
+      if ((df[t] ?? 0) >= EXPAND.minDf) {
+        let p = postings.get(t);
+        if (!p) postings.set(t, (p = []));
+        p.push(d);
+      }
   });
 
   const out = new Map<string, Map<string, number>>();
@@ -113,11 +117,12 @@ export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOp
   const touched: number[] = [];
   const profiles = new Map<number, Profile>(); // top-PMI co-terms: context similarity checks
   for (const [a, docsOfA] of postings) {
-    for (const d of docsOfA) for (const b of docTerms[d] ?? []) {
-      if (b === a || (df[b] ?? 0) < EXPAND.minDf) continue;
-      if (counts[b] === 0) touched.push(b);
-      counts[b] = (counts[b] ?? 0) + 1;
-    }
+    for (const d of docsOfA)
+      for (const b of docTerms[d] ?? []) {
+        if (b === a || (df[b] ?? 0) < EXPAND.minDf) continue;
+        if (counts[b] === 0) touched.push(b);
+        counts[b] = (counts[b] ?? 0) + 1;
+      }
     const dfa = df[a] ?? 1;
     const prof: [number, number][] = [];
     const cands: [number, number, number][] = [];
@@ -162,7 +167,8 @@ export function learnExpansions(docs: readonly AnalyzedDocument[], opts: LearnOp
       if (aid === undefined || !expandable[aid]) continue;
       for (const b of syns) {
         const bid = ids.get(b);
-        if (bid === undefined || !expandable[bid] || (df[bid] ?? 0) < EXPAND.minDf || (df[bid] ?? 0) > maxTargetDf) continue;
+        if (bid === undefined || !expandable[bid] || (df[bid] ?? 0) < EXPAND.minDf || (df[bid] ?? 0) > maxTargetDf)
+          continue;
         const cos = cosine(profiles.get(aid), profiles.get(bid));
         if (cos >= EXPAND.synonymMinCosine) put(a, b, EXPAND.synonymWeight);
       }
@@ -190,10 +196,17 @@ function morphBases(term: string): string[] {
   return out;
 }
 
-interface Profile { ids: Int32Array; w: Float32Array; norm: number }
+interface Profile {
+  ids: Int32Array;
+  w: Float32Array;
+  norm: number;
+}
 
 function toProfile(list: [number, number][]): Profile {
-  const top = list.sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, EXPAND.profileSize).sort((x, y) => x[0] - y[0]);
+  const top = list
+    .sort((x, y) => y[1] - x[1] || x[0] - y[0])
+    .slice(0, EXPAND.profileSize)
+    .sort((x, y) => x[0] - y[0]);
   const w = Float32Array.from(top, ([, v]) => v);
   return { ids: Int32Array.from(top, ([k]) => k), w, norm: Math.sqrt(w.reduce((s, v) => s + v * v, 0)) };
 }

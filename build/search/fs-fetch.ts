@@ -11,7 +11,11 @@ export interface FetchStats {
   gzip: number;
 }
 
-export function dirFetcher(dir: string): { fetchJson: (rel: string) => Promise<unknown>; stats: FetchStats; reset(): void } {
+export function dirFetcher(dir: string): {
+  fetchJson: (rel: string) => Promise<unknown>;
+  stats: FetchStats;
+  reset(): void;
+} {
   const gz = new Map<string, number>();
   const stats: FetchStats = { files: 0, raw: 0, gzip: 0 };
   return {

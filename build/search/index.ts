@@ -16,7 +16,13 @@
 //   copy site/search/index.html to dist/search/index.html
 // Both paths rank with rank.ts + plan.ts: the same query gives the same order and scores.
 export { StaticSearch, type FetchJson, type StaticHit } from './client.ts';
-export { analyzeDocument, type ApiManifestLike, documentFromApiManifest, documentFromContract, type SearchDocument } from './documents.ts';
+export {
+  analyzeDocument,
+  type ApiManifestLike,
+  documentFromApiManifest,
+  documentFromContract,
+  type SearchDocument,
+} from './documents.ts';
 export { createSearchIndex, type EngineOptions, SearchEngine, type SearchOptions } from './engine.ts';
 export { learnExpansions, readExpansions } from './expand.ts';
 export type { Expansions } from './plan.ts';

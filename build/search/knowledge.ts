@@ -15,9 +15,43 @@ import { analyze, isStopWord } from './tokenize.ts';
 
 // Generic words that name nothing in particular, even capitalised ("Python", "API"), besides stop words.
 const GENERIC = new Set([
-  'python', 'javascript', 'typescript', 'node', 'node.js', 'nodejs', 'api', 'the', 'for', 'with', 'and', 'from', 'cli',
-  'sdk', 'library', 'package', 'module', 'plugin', 'tool', 'tools', 'types', 'type', 'client', 'server', 'web', 'http',
-  'json', 'file', 'files', 'data', 'code', 'test', 'core', 'utils', 'common', 'config', 'base',
+  'python',
+  'javascript',
+  'typescript',
+  'node',
+  'node.js',
+  'nodejs',
+  'api',
+  'the',
+  'for',
+  'with',
+  'and',
+  'from',
+  'cli',
+  'sdk',
+  'library',
+  'package',
+  'module',
+  'plugin',
+  'tool',
+  'tools',
+  'types',
+  'type',
+  'client',
+  'server',
+  'web',
+  'http',
+  'json',
+  'file',
+  'files',
+  'data',
+  'code',
+  'test',
+  'core',
+  'utils',
+  'common',
+  'config',
+  'base',
 ]);
 const STOP = { has: (w: string) => GENERIC.has(w) || isStopWord(w) };
 
@@ -41,8 +75,30 @@ const MAX_TF = 6;
 
 // Words every plugin says about its host; they describe the relation, not the host.
 const RELATION_WORDS = new Set([
-  'us', 'creat', 'provid', 'simpl', 'easi', 'fast', 'js', 'lib', 'plugin', 'extens', 'wrapper', 'integr', 'support',
-  'base', 'type', 'definit', 'addon', 'modul', 'packag', 'librari', 'implement', 'version', 'fork', 'util',
+  'us',
+  'creat',
+  'provid',
+  'simpl',
+  'easi',
+  'fast',
+  'js',
+  'lib',
+  'plugin',
+  'extens',
+  'wrapper',
+  'integr',
+  'support',
+  'base',
+  'type',
+  'definit',
+  'addon',
+  'modul',
+  'packag',
+  'librari',
+  'implement',
+  'version',
+  'fork',
+  'util',
 ]);
 
 /** Lower-cased name as other entries write it ("@slack/web-api" stays whole; "Flask_Login" -> "flask-login"). */
@@ -134,7 +190,10 @@ export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string,
     // Words most of the family's manifests share (for one manifest: all of its words, first 8).
     const count = new Map<string, number>();
     for (const l of lists) for (const w of new Set(l)) count.set(w, (count.get(w) ?? 0) + 1);
-    const words = [...count].filter(([, c]) => c * 2 >= lists.length).map(([w]) => w.replace(/_/g, ' ')).slice(0, 8);
+    const words = [...count]
+      .filter(([, c]) => c * 2 >= lists.length)
+      .map(([w]) => w.replace(/_/g, ' '))
+      .slice(0, 8);
     if (words.length) out.set(key, words);
   }
   return out;
@@ -208,7 +267,8 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
       const own = new Set(analyze(d.fields.name, { name: true }));
       const count = new Map<string, number>();
       for (const s of new Set(sources)) {
-        for (const t of sourceTerms(s)) if (!own.has(t) && !RELATION_WORDS.has(t)) count.set(t, (count.get(t) ?? 0) + 1);
+        for (const t of sourceTerms(s))
+          if (!own.has(t) && !RELATION_WORDS.has(t)) count.set(t, (count.get(t) ?? 0) + 1);
       }
       const m = new Set(sources).size;
       const min = Math.max(2, Math.ceil(MIN_SHARE * m));

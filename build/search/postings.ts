@@ -64,7 +64,11 @@ export class PostingStore {
   /** Bulk load: postings per document (doc numbers 0..n-1) -> base segment. */
   load(perDoc: readonly (readonly [number, number])[][]): void {
     for (const tw of perDoc) for (const [t] of tw) this.df[t] = (this.df[t] ?? 0) + 1;
-    this.writeBase((emit) => perDoc.forEach((tw, d) => { for (const [t, w] of tw) emit(t, d, w); }));
+    this.writeBase((emit) =>
+      perDoc.forEach((tw, d) => {
+        for (const [t, w] of tw) emit(t, d, w);
+      }),
+    );
   }
 
   /** Rebuild the base from base + delta, renumbering documents through `remap` (-1 = dead). */
@@ -72,7 +76,8 @@ export class PostingStore {
     const { baseStart, baseDocs, baseW, baseTermCount, delta } = this;
     this.writeBase((emit) => {
       for (let t = 0; t < this.termIds.size; t++) {
-        if (t < baseTermCount) for (let i = baseStart[t]!; i < baseStart[t + 1]!; i++) emit(t, remap[baseDocs[i]!]!, baseW[i]!);
+        if (t < baseTermCount)
+          for (let i = baseStart[t]!; i < baseStart[t + 1]!; i++) emit(t, remap[baseDocs[i]!]!, baseW[i]!);
         const p = delta.get(t);
         if (p) for (let i = 0; i < p.docs.length; i++) emit(t, remap[p.docs[i]!]!, p.w[i]!);
       }

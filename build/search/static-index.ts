@@ -14,7 +14,13 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lunr from 'lunr';
-import { type AnalyzedDocument, analyzeDocument, averageLengths, type SearchDocument, termWeights } from './documents.ts';
+import {
+  type AnalyzedDocument,
+  analyzeDocument,
+  averageLengths,
+  type SearchDocument,
+  termWeights,
+} from './documents.ts';
 import { expansionsToJSON, learnExpansions } from './expand.ts';
 import { type KnowledgeOptions, withCatalogKnowledge } from './knowledge.ts';
 import type { Expansions } from './plan.ts';
@@ -150,7 +156,9 @@ export function writeStaticSearch(
       }
       inverted.push(`[${JSON.stringify(term)},{"_index":${ti},"t":{${refs.join(',')}}}]`);
     });
-    const fieldVectors = [...vectors].sort((a, b) => a[0] - b[0]).map(([ref, v]) => `["t/${ref36(ref)}",[${v.join(',')}]]`);
+    const fieldVectors = [...vectors]
+      .sort((a, b) => a[0] - b[0])
+      .map(([ref, v]) => `["t/${ref36(ref)}",[${v.join(',')}]]`);
     const exp: Record<string, (readonly [string, number])[]> = {};
     for (const k of shardKeys) {
       const e = expansions.get(k);
@@ -162,7 +170,9 @@ export function writeStaticSearch(
 
   const docShardSize = opts.docShardSize ?? 64;
   for (let j = 0; j * docShardSize < n; j++) {
-    const rows: DocRow[] = sorted.slice(j * docShardSize, (j + 1) * docShardSize).map((d) => [d.id, d.display.name, d.display.task, d.display.platform, d.display.reliability]);
+    const rows: DocRow[] = sorted
+      .slice(j * docShardSize, (j + 1) * docShardSize)
+      .map((d) => [d.id, d.display.name, d.display.task, d.display.platform, d.display.reliability]);
     write(`docs/${j}.json`, rows);
   }
 
@@ -173,7 +183,9 @@ export function writeStaticSearch(
     else platforms.push([d.platform, ref, ref + 1]);
   });
   const topCount = opts.topCount ?? 50;
-  const byPrior = sorted.map((d, ref) => ({ id: d.id, prior: d.prior, ref, platform: d.platform })).sort(compareByPrior);
+  const byPrior = sorted
+    .map((d, ref) => ({ id: d.id, prior: d.prior, ref, platform: d.platform }))
+    .sort(compareByPrior);
   const topByPlatform: Record<string, number[]> = {};
   for (const x of byPrior) {
     const list = (topByPlatform[x.platform] ??= []);

@@ -57,7 +57,8 @@ function stop(word: string): boolean {
 
 // Scripts written without spaces: index overlapping character bigrams, the usual CJK approach.
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const CJK_RUNS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 // A compound: letters/digits joined by . _ - ' (node.js, e-mail, python_dotenv, python's).
 const COMPOUND = /[\p{L}\p{N}\p{M}]+(?:['’._-][\p{L}\p{N}\p{M}]+)*/gu;
 const PART_SEP = /['’._-]+/u;
@@ -103,8 +104,10 @@ function wordTerms(word: string, name: boolean): readonly string[] {
   const cache = wordCache[name ? 1 : 0]!;
   let terms = cache.get(word);
   if (terms !== undefined) return terms;
-  if (word.length < 2 && !/\p{N}/u.test(word)) terms = NONE; // single letters carry nothing
-  else if (/^\d{5,}$/.test(word)) terms = NONE; // long numbers: versions, ids, years rarely searched
+  if (word.length < 2 && !/\p{N}/u.test(word))
+    terms = NONE; // single letters carry nothing
+  else if (/^\d{5,}$/.test(word))
+    terms = NONE; // long numbers: versions, ids, years rarely searched
   else if (stop(word)) terms = NONE;
   else {
     const list = [stem(americanize(word))];
@@ -124,7 +127,10 @@ function pushWord(word: string, out: string[], name: boolean): void {
   if (word.length > MAX_TERM_CHARS) return;
   if (!ASCII.test(word) && CJK.test(word)) {
     for (const run of word.match(CJK_RUNS) ?? []) {
-      if (!CJK.test(run)) { pushWord(run, out, name); continue; }
+      if (!CJK.test(run)) {
+        pushWord(run, out, name);
+        continue;
+      }
       const cs = Array.from(run);
       if (cs.length === 1) out.push(run);
       for (let i = 0; i + 1 < cs.length; i++) out.push(cs[i]! + cs[i + 1]!);
@@ -150,7 +156,13 @@ export function analyze(text: unknown, opts: { name?: boolean; joined?: boolean;
     for (const p of parts) pushWord(p, out, name);
     // Joined forms for affix-like compounds ("e-mail", "node.js", "x-ray"), so "email" meets
     // "e-mail"; joining every compound ("password-based") would only mint one-off terms.
-    if (joinParts && parts.length === 2 && !/['’]/u.test(compound) && parts.some((p) => p.length <= 2) && !parts.some((p) => AFFIX_PARTS.has(p))) {
+    if (
+      joinParts &&
+      parts.length === 2 &&
+      !/['’]/u.test(compound) &&
+      parts.some((p) => p.length <= 2) &&
+      !parts.some((p) => AFFIX_PARTS.has(p))
+    ) {
       pushWord(parts.join(''), out, false);
     }
   }
@@ -159,5 +171,7 @@ export function analyze(text: unknown, opts: { name?: boolean; joined?: boolean;
 
 /** Exact-name key: letters and digits only, so "@sendgrid/mail", "sendgrid mail" and "SendGrid-Mail" agree. */
 export function nameKey(text: unknown): string {
-  return normalizeText(text, MAX_QUERY_CHARS).replace(/[^\p{L}\p{N}]+/gu, '').slice(0, 80);
+  return normalizeText(text, MAX_QUERY_CHARS)
+    .replace(/[^\p{L}\p{N}]+/gu, '')
+    .slice(0, 80);
 }

@@ -20,7 +20,9 @@ function dictDir(): string {
  * Stem -> stems of its synonyms. `senses`: how many of a word's senses (most frequent first) to
  * use; `keep(stem)`: vocabulary filter applied to both sides (e.g. terms present in the catalog).
  */
-export function wordnetSynonyms(opts: { senses?: number; keep?: (stem: string) => boolean } = {}): Map<string, string[]> {
+export function wordnetSynonyms(
+  opts: { senses?: number; keep?: (stem: string) => boolean } = {},
+): Map<string, string[]> {
   const senses = opts.senses ?? 2;
   const dir = dictDir();
   const out = new Map<string, Set<string>>();

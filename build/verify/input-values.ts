@@ -10,14 +10,40 @@ export const SAMPLES_DIR = path.join(import.meta.dirname, 'samples');
 
 /** Sample file per extension (build/verify/samples). No JPEG encoder here: `.jpg` gets the PNG's bytes. */
 const SAMPLE_FOR_EXT: Record<string, string> = {
-  txt: 'sample.txt', text: 'sample.txt', csv: 'sample.csv', json: 'sample.json', md: 'sample.md', markdown: 'sample.md',
-  html: 'sample.html', htm: 'sample.html', xml: 'sample.xml', yaml: 'sample.yaml', yml: 'sample.yaml',
-  png: 'sample.png', jpg: 'sample.png', jpeg: 'sample.png', gif: 'sample.png', webp: 'sample.png',
-  pdf: 'sample.pdf', wav: 'sample.wav', mp3: 'sample.wav', audio: 'sample.wav',
-  db: 'sample.sqlite', sqlite: 'sample.sqlite', sqlite3: 'sample.sqlite',
-  docx: 'sample.docx', xlsx: 'sample.xlsx', zip: 'sample.zip',
-  js: 'sample.js', mjs: 'sample.js', cjs: 'sample.js', jsx: 'sample.js', ts: 'sample.ts', tsx: 'sample.ts',
-  py: 'sample.py', css: 'sample.css',
+  txt: 'sample.txt',
+  text: 'sample.txt',
+  csv: 'sample.csv',
+  json: 'sample.json',
+  md: 'sample.md',
+  markdown: 'sample.md',
+  html: 'sample.html',
+  htm: 'sample.html',
+  xml: 'sample.xml',
+  yaml: 'sample.yaml',
+  yml: 'sample.yaml',
+  png: 'sample.png',
+  jpg: 'sample.png',
+  jpeg: 'sample.png',
+  gif: 'sample.png',
+  webp: 'sample.png',
+  pdf: 'sample.pdf',
+  wav: 'sample.wav',
+  mp3: 'sample.wav',
+  audio: 'sample.wav',
+  db: 'sample.sqlite',
+  sqlite: 'sample.sqlite',
+  sqlite3: 'sample.sqlite',
+  docx: 'sample.docx',
+  xlsx: 'sample.xlsx',
+  zip: 'sample.zip',
+  js: 'sample.js',
+  mjs: 'sample.js',
+  cjs: 'sample.js',
+  jsx: 'sample.js',
+  ts: 'sample.ts',
+  tsx: 'sample.ts',
+  py: 'sample.py',
+  css: 'sample.css',
 };
 
 /** Extension a placeholder's name or description suggests. */
@@ -38,7 +64,6 @@ const NAME_HINTS: [RegExp, string][] = [
   [/\bzip\b|archive/, 'zip'],
 ];
 
-
 interface PropertyInfo {
   type?: string;
   description?: string;
@@ -48,11 +73,13 @@ interface PropertyInfo {
   format?: unknown;
 }
 
-const OUTPUT_FILE = /^(out|output|dest|destination|target|save|result)(_?(file|path|name|image|pdf|audio))?$|_out$|^out_/;
+const OUTPUT_FILE =
+  /^(out|output|dest|destination|target|save|result)(_?(file|path|name|image|pdf|audio))?$|_out$|^out_/;
 const OUTPUT_DIR = /^(out|output|dest|target)_?dir(ectory)?$/;
 const INPUT_FILE = /file|path|input|src|source|image|img|photo|audio|pdf|csv|document|doc|dir$/;
 const URL_NAME = /url|uri|link|href|website|site|endpoint/;
-const NUMBER_NAME = /^(n|num|count|number|size|width|height|limit|length|max|min|depth|seconds|level|amount|quantity|a|b|x|y)$/;
+const NUMBER_NAME =
+  /^(n|num|count|number|size|width|height|limit|length|max|min|depth|seconds|level|amount|quantity|a|b|x|y)$/;
 
 function extOf(value: string): string | undefined {
   const m = /\.([A-Za-z0-9]{1,8})$/.exec(value);
@@ -60,7 +87,8 @@ function extOf(value: string): string | undefined {
 }
 
 function hintedExt(name: string, info: PropertyInfo): string | undefined {
-  const text = `${name} ${info.description ?? ''} ${Array.isArray(info.format) ? info.format.join(' ') : (info.format ?? '')}`.toLowerCase();
+  const text =
+    `${name} ${info.description ?? ''} ${Array.isArray(info.format) ? info.format.join(' ') : (info.format ?? '')}`.toLowerCase();
   return NAME_HINTS.find(([re]) => re.test(text))?.[1];
 }
 
@@ -99,8 +127,16 @@ function sampleFile(ext: string | undefined, name: string, info: PropertyInfo, v
 export function fillInput(name: string, info: PropertyInfo, given?: string): FilledInput {
   const role = guessRole(name, info);
   const declared = info.default ?? (Array.isArray(info.examples) ? info.examples[0] : undefined);
-  const source: FilledInput['source'] = given !== undefined ? 'given' : info.default !== undefined ? 'default' : declared !== undefined ? 'example' : 'guessed';
-  const text = given ?? (declared === undefined ? undefined : typeof declared === 'string' ? declared : JSON.stringify(declared));
+  const source: FilledInput['source'] =
+    given !== undefined
+      ? 'given'
+      : info.default !== undefined
+        ? 'default'
+        : declared !== undefined
+          ? 'example'
+          : 'guessed';
+  const text =
+    given ?? (declared === undefined ? undefined : typeof declared === 'string' ? declared : JSON.stringify(declared));
   switch (role) {
     case 'input_file': {
       // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
@@ -117,10 +153,16 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       return { value, output: 'file', source };
     }
     case 'output_dir':
-      return { value: text && !text.includes('..') && !path.isAbsolute(text) ? text : `out-${name}`, output: 'dir', source };
+      return {
+        value: text && !text.includes('..') && !path.isAbsolute(text) ? text : `out-${name}`,
+        output: 'dir',
+        source,
+      };
     case 'url':
       // The execute step has no network: URLs point at the sandbox's own fixture server unless given.
-      return given !== undefined ? { value: given, source } : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
+      return given !== undefined
+        ? { value: given, source }
+        : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
     case 'number':
       return { value: text ?? '2', source };
     case 'json':
@@ -131,7 +173,11 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
 }
 
 /** Values for every placeholder of the command, from the contract's input schema and the caller's values. */
-export function fillInputs(contract: ToolContract, placeholders: string[], given: Record<string, string> = {}): Record<string, FilledInput> {
+export function fillInputs(
+  contract: ToolContract,
+  placeholders: string[],
+  given: Record<string, string> = {},
+): Record<string, FilledInput> {
   const props = (contract.logic.input_schema.properties ?? {}) as Record<string, PropertyInfo>;
   const out: Record<string, FilledInput> = {};
   for (const name of placeholders) out[name] = fillInput(name, props[name] ?? {}, given[name]);

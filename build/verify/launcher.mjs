@@ -17,7 +17,10 @@ while (args[0] !== '--') {
   const flag = args.shift();
   if (flag === '--relay') relay = args.shift();
   else if (flag === '--fixture') fixture = args.shift();
-  else if (flag === undefined) { process.stderr.write('launcher: missing -- before the command\n'); process.exit(125); }
+  else if (flag === undefined) {
+    process.stderr.write('launcher: missing -- before the command\n');
+    process.exit(125);
+  }
 }
 args.shift();
 
@@ -28,7 +31,10 @@ async function startRelay(spec) {
   const server = net.createServer((inbound) => {
     const outbound = net.connect(socketPath);
     inbound.pipe(outbound).pipe(inbound);
-    const close = () => { inbound.destroy(); outbound.destroy(); };
+    const close = () => {
+      inbound.destroy();
+      outbound.destroy();
+    };
     inbound.on('error', close);
     outbound.on('error', close);
   });
@@ -48,13 +54,18 @@ async function startFixture(spec) {
     if (body) res.writeHead(200, { 'content-type': type }).end(body);
     else res.writeHead(404).end('not found');
   });
-  await new Promise((resolve, reject) => server.once('error', reject).listen(Number(spec.slice(0, sep)), '127.0.0.1', resolve));
+  await new Promise((resolve, reject) =>
+    server.once('error', reject).listen(Number(spec.slice(0, sep)), '127.0.0.1', resolve),
+  );
   server.unref();
 }
 
 if (relay) await startRelay(relay);
 if (fixture) await startFixture(fixture);
-if (args.length === 0) { process.stderr.write('launcher: empty command\n'); process.exit(125); }
+if (args.length === 0) {
+  process.stderr.write('launcher: empty command\n');
+  process.exit(125);
+}
 const child = spawn(args[0], args.slice(1), { stdio: 'inherit' });
 child.on('error', (error) => {
   process.stderr.write(`launcher: cannot start ${args[0]}: ${error.message}\n`);

@@ -27,7 +27,8 @@ export function jsLoadTargets(code: string): LoadTarget[] {
     addTarget(targets, spec);
   }
   // import { a, b as c } from 'x'  /  const { a, b: c } = require('x')
-  const named = /(?:import\s*\{([^}]*)\}\s*from|(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(?:await\s+import|require))\s*\(?\s*(['"])([^'"]+)\3(\s*\)\s*\.)?/g;
+  const named =
+    /(?:import\s*\{([^}]*)\}\s*from|(?:const|let|var)\s*\{([^}]*)\}\s*=\s*(?:await\s+import|require))\s*\(?\s*(['"])([^'"]+)\3(\s*\)\s*\.)?/g;
   for (const m of code.matchAll(named)) {
     // `const { A } = require('x').v2` takes A from a member of the module: only the module is checked.
     if (m[5]) continue;
@@ -35,10 +36,13 @@ export function jsLoadTargets(code: string): LoadTarget[] {
     if (!(m[4] as string).startsWith('node:')) addTarget(targets, m[4] as string, list);
   }
   // const X = require('x'); X.fn(   /  import X from 'x' / import * as X from 'x'; X.fn(
-  const bound = /(?:(?:const|let|var)\s+([\w$]+)\s*=\s*(?:await\s+import|require)\(\s*|import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+)(['"])([^'"]+)\3/g;
+  const bound =
+    /(?:(?:const|let|var)\s+([\w$]+)\s*=\s*(?:await\s+import|require)\(\s*|import\s+(?:\*\s+as\s+)?([\w$]+)\s+from\s+)(['"])([^'"]+)\3/g;
   for (const m of code.matchAll(bound)) {
     const binding = (m[1] ?? m[2]) as string;
-    const calls = [...code.matchAll(new RegExp(`(?<![\\w$.])${binding.replace(/\$/g, '\\$')}\\.([\\w$]+)\\s*\\(`, 'g'))].map((c) => c[1] as string);
+    const calls = [
+      ...code.matchAll(new RegExp(`(?<![\\w$.])${binding.replace(/\$/g, '\\$')}\\.([\\w$]+)\\s*\\(`, 'g')),
+    ].map((c) => c[1] as string);
     if (!(m[4] as string).startsWith('node:')) addTarget(targets, m[4] as string, calls);
   }
   return [...targets].map(([module, names]) => ({ module, names: [...names] }));
@@ -48,15 +52,23 @@ export function jsLoadTargets(code: string): LoadTarget[] {
 export function pyLoadTargets(code: string): LoadTarget[] {
   const targets = new Map<string, Set<string>>();
   for (const m of code.matchAll(/(?:^|[;\n])\s*from\s+([\w.]+)\s+import\s+([\w\s,]+)/g)) {
-    addTarget(targets, m[1] as string, (m[2] as string).split(',').map((s) => (s.trim().split(/\s+as\s+/)[0] ?? '').trim()));
+    addTarget(
+      targets,
+      m[1] as string,
+      (m[2] as string).split(',').map((s) => (s.trim().split(/\s+as\s+/)[0] ?? '').trim()),
+    );
   }
   const imports = /(?:^|[;\n])\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)/g;
-  const bindings = [...code.matchAll(imports)].flatMap((m) => (m[1] as string).split(',').map((part) => {
-    const [module, alias] = part.trim().split(/\s+as\s+/) as [string, string | undefined];
-    return { module, binding: alias ?? module };
-  }));
+  const bindings = [...code.matchAll(imports)].flatMap((m) =>
+    (m[1] as string).split(',').map((part) => {
+      const [module, alias] = part.trim().split(/\s+as\s+/) as [string, string | undefined];
+      return { module, binding: alias ?? module };
+    }),
+  );
   for (const { module, binding } of bindings) {
-    const calls = [...code.matchAll(new RegExp(`(?<![\\w.])${binding.replace(/\./g, '\\.')}\\.(\\w+)\\s*\\(`, 'g'))].map((c) => c[1] as string);
+    const calls = [
+      ...code.matchAll(new RegExp(`(?<![\\w.])${binding.replace(/\./g, '\\.')}\\.(\\w+)\\s*\\(`, 'g')),
+    ].map((c) => c[1] as string);
     addTarget(targets, module, calls);
   }
   return [...targets].map(([module, names]) => ({ module, names: [...names] }));
@@ -98,7 +110,11 @@ sys.exit(1 if missing else 0)
 `;
 
 /** Writes the check into the work folder; answers the argv that runs it inside the sandbox. */
-export async function writeLoadCheck(workDir: string, runtime: 'node' | 'python', targets: LoadTarget[]): Promise<string[]> {
+export async function writeLoadCheck(
+  workDir: string,
+  runtime: 'node' | 'python',
+  targets: LoadTarget[],
+): Promise<string[]> {
   await fsp.writeFile(path.join(workDir, '.verify-load.json'), JSON.stringify(targets));
   if (runtime === 'node') {
     await fsp.writeFile(path.join(workDir, '.verify-load.mjs'), NODE_CHECK);

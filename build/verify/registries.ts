@@ -16,7 +16,10 @@ const split = (value: string | undefined) => (value ?? '').split(/\s+/).filter(B
 
 /** pip's own configuration (pip.conf), as `key='value'` lines; environment variables take precedence. */
 function pipConfig(): Record<string, string> {
-  const r = spawnSync('python3', ['-m', 'pip', 'config', 'list'], { encoding: 'utf8', env: { ...process.env, PIP_CONFIG_FILE: '' } });
+  const r = spawnSync('python3', ['-m', 'pip', 'config', 'list'], {
+    encoding: 'utf8',
+    env: { ...process.env, PIP_CONFIG_FILE: '' },
+  });
   const out: Record<string, string> = {};
   if (r.status !== 0) return out;
   for (const line of r.stdout.split('\n')) {
@@ -48,9 +51,13 @@ export function registryAccess(r: Registries): { hosts: string[]; paths: string[
   const hosts = new Set<string>();
   const paths = new Set<string>();
   // A local "simple" index links its files relative to itself (../../files/…): mount the folder above it.
-  const local = (p: string) => paths.add(path.basename(p.replace(/\/+$/, '')) === 'simple' ? path.dirname(p.replace(/\/+$/, '')) : p);
+  const local = (p: string) =>
+    paths.add(path.basename(p.replace(/\/+$/, '')) === 'simple' ? path.dirname(p.replace(/\/+$/, '')) : p);
   for (const entry of [r.npm, r.pipIndex, ...r.pipExtraIndexes, ...r.pipFindLinks]) {
-    if (entry.startsWith('/')) { local(entry); continue; }
+    if (entry.startsWith('/')) {
+      local(entry);
+      continue;
+    }
     let url: URL;
     try {
       url = new URL(entry);

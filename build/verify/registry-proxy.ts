@@ -76,7 +76,10 @@ export async function startAllowListProxy(allowed: readonly string[]): Promise<A
       if (head.length) upstream.write(head);
       upstream.pipe(client).pipe(upstream);
     });
-    const close = () => { upstream.destroy(); client.destroy(); };
+    const close = () => {
+      upstream.destroy();
+      client.destroy();
+    };
     upstream.on('error', () => {
       if (!connected) {
         unreachable.push(key);
@@ -86,7 +89,10 @@ export async function startAllowListProxy(allowed: readonly string[]): Promise<A
     });
     client.on('error', close);
   });
-  server.on('connection', (s: net.Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s: net.Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
 
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, resolve));
   // The sandbox runs as another uid; it must be able to connect.

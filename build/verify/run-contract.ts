@@ -72,14 +72,23 @@ const describe = (problems: CommandProblem[]) => problems.map((p) => p.message).
 function installRuntime(argv: string[]): Runtime | { reason: string } {
   const program = path.basename(argv[0] ?? '');
   if (program === 'npm' && /^(install|i|add|ci)$/.test(argv[1] ?? '')) {
-    const source = argv.slice(2).find((a) => !a.startsWith('-') && /^(git\+|git:|github:|https?:|file:)|^[\w.-]+\/[\w.-]+$/.test(a));
-    if (source) return { reason: `installs ${source} from outside the npm registry; the install step reaches package registries only` };
+    const source = argv
+      .slice(2)
+      .find((a) => !a.startsWith('-') && /^(git\+|git:|github:|https?:|file:)|^[\w.-]+\/[\w.-]+$/.test(a));
+    if (source)
+      return {
+        reason: `installs ${source} from outside the npm registry; the install step reaches package registries only`,
+      };
     return 'node';
   }
-  const pip = program === 'pip' || program === 'pip3' || (/^python3?$/.test(program) && argv[1] === '-m' && argv[2] === 'pip');
+  const pip =
+    program === 'pip' || program === 'pip3' || (/^python3?$/.test(program) && argv[1] === '-m' && argv[2] === 'pip');
   if (pip) {
     const source = argv.find((a) => /^(git\+|https?:|file:)/.test(a) || a.includes('@ git+') || a.includes(' @ http'));
-    if (source) return { reason: `installs ${source} from outside the package index; the install step reaches package registries only` };
+    if (source)
+      return {
+        reason: `installs ${source} from outside the package index; the install step reaches package registries only`,
+      };
     return 'python';
   }
   return { reason: `installs with ${program || 'nothing'}; this verifier runs npm and pip installs only` };
@@ -93,7 +102,10 @@ export function runtimeLabel(runtime: Runtime): string {
 
 /** The sandbox's Python (Debian's /usr/bin/python3), e.g. `3.11.2`. */
 function pythonFullVersion(): string {
-  pythonVersion ??= spawnSync('/usr/bin/python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).stdout.trim() || '3';
+  pythonVersion ??=
+    spawnSync('/usr/bin/python3', ['-c', 'import platform; print(platform.python_version())'], {
+      encoding: 'utf8',
+    }).stdout.trim() || '3';
   return pythonVersion;
 }
 let pythonVersion: string | undefined;
@@ -114,7 +126,9 @@ function stepEnv(runtime: Runtime, registries: Registries, online: boolean): Rec
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       // Install scripts' output is part of the evidence.
-      ...(online ? { npm_config_proxy: proxy, npm_config_https_proxy: proxy, npm_config_foreground_scripts: 'true' } : { npm_config_offline: 'true' }),
+      ...(online
+        ? { npm_config_proxy: proxy, npm_config_https_proxy: proxy, npm_config_foreground_scripts: 'true' }
+        : { npm_config_offline: 'true' }),
     };
   }
   return {
@@ -185,20 +199,28 @@ function loadTargets(runtime: Runtime, executeArgv: string[], contract: ToolCont
   if (code?.language === 'python') return pyLoadTargets(code.code);
   // A command-line tool: the package itself must load.
   const name = contract.identity.name;
-  return runtime === 'node' ? [{ module: name, names: [] }] : [{ module: name.replace(/-/g, '_').toLowerCase(), names: [] }];
+  return runtime === 'node'
+    ? [{ module: name, names: [] }]
+    : [{ module: name.replace(/-/g, '_').toLowerCase(), names: [] }];
 }
 
 export async function runContract(contract: ToolContract, options: RunOptions = {}): Promise<RunResult> {
   const action = contract.action;
   const requires: Requirements = action.requires ?? {};
   const base: RunResult = { requires, inputs: {}, outputs: { stdout: '', files: {} } };
-  const notRun = (status: 'unverifiable' | 'failed', reason: string): RunResult => ({ ...base, notRun: { status, reason } });
+  const notRun = (status: 'unverifiable' | 'failed', reason: string): RunResult => ({
+    ...base,
+    notRun: { status, reason },
+  });
 
   if (!action.install_cmd) return notRun('unverifiable', 'the contract has no install_cmd');
   if (!action.execute_cmd) return notRun('unverifiable', 'the contract has no execute_cmd');
   const install = parseCommand(action.install_cmd);
   const execute = parseCommand(action.execute_cmd);
-  for (const [label, parsed] of [['install_cmd', install], ['execute_cmd', execute]] as const) {
+  for (const [label, parsed] of [
+    ['install_cmd', install],
+    ['execute_cmd', execute],
+  ] as const) {
     const blocked = parsed.problems.filter((p) => NEVER_RUN.has(p.kind));
     if (blocked.length) return notRun('unverifiable', `${label} ${describe(blocked)}; never run here`);
   }
@@ -238,9 +260,10 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
         ...(extra.fixture ? { fixtureDir: SAMPLES_DIR } : {}),
       })),
     });
-    result.setup = runtime === 'node'
-      ? await step(['npm', 'init', '-y'], false)
-      : await step(['/usr/bin/python3', '-m', 'venv', `${SANDBOX_WORK}/.venv`], false);
+    result.setup =
+      runtime === 'node'
+        ? await step(['npm', 'init', '-y'], false)
+        : await step(['/usr/bin/python3', '-m', 'venv', `${SANDBOX_WORK}/.venv`], false);
     if (result.setup.code !== 0) return result;
     result.install = await step(installArgv, true);
     if (proxy.unreachable.length) result.unreachableRegistries = [...new Set(proxy.unreachable)];

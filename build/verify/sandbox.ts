@@ -82,12 +82,28 @@ export function sandboxUnavailable(): string | null {
   return null;
 }
 
-
 // /etc entries a package manager needs: certificates, name service files, alternatives for /usr/bin links.
-const ETC = ['ssl', 'ca-certificates', 'alternatives', 'passwd', 'group', 'nsswitch.conf', 'hosts', 'localtime', 'mime.types'];
+const ETC = [
+  'ssl',
+  'ca-certificates',
+  'alternatives',
+  'passwd',
+  'group',
+  'nsswitch.conf',
+  'hosts',
+  'localtime',
+  'mime.types',
+];
 
 function baseArgs(uid: number | null): string[] {
-  const args = ['--unshare-user', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+  const args = [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+  ];
   if (uid != null) args.push('--uid', String(uid), '--gid', String(uid));
   args.push('--hostname', 'sandbox', '--die-with-parent', '--new-session', '--ro-bind', '/usr', '/usr');
   for (const top of ['bin', 'sbin', 'lib', 'lib32', 'lib64']) {
@@ -104,7 +120,11 @@ function baseArgs(uid: number | null): string[] {
 
 /** The npm CLI the host runs, mounted read-only when it lives outside /usr. */
 function npmCli(): string | null {
-  const paths = [path.join(path.dirname(process.execPath), '../lib/node_modules'), '/usr/lib/node_modules', '/usr/local/lib/node_modules'];
+  const paths = [
+    path.join(path.dirname(process.execPath), '../lib/node_modules'),
+    '/usr/lib/node_modules',
+    '/usr/local/lib/node_modules',
+  ];
   try {
     return createRequire(import.meta.url).resolve('npm/bin/npm-cli.js', { paths });
   } catch {
@@ -118,13 +138,25 @@ async function writeToolDir(dir: string): Promise<string[]> {
   npmCliCache ??= npmCli();
   const bin = path.join(dir, 'bin');
   await fsp.mkdir(bin, { recursive: true });
-  const binds: string[] = ['--ro-bind', process.execPath, `${TOOL_DIR}/bin/node`, '--ro-bind', LAUNCHER, `${TOOL_DIR}/launcher.mjs`];
+  const binds: string[] = [
+    '--ro-bind',
+    process.execPath,
+    `${TOOL_DIR}/bin/node`,
+    '--ro-bind',
+    LAUNCHER,
+    `${TOOL_DIR}/launcher.mjs`,
+  ];
   if (npmCliCache) {
     const npmRoot = path.resolve(path.dirname(npmCliCache), '..');
     if (!npmRoot.startsWith('/usr/')) binds.push('--ro-bind', npmRoot, npmRoot);
-    for (const [name, script] of [['npm', 'npm-cli.js'], ['npx', 'npx-cli.js']] as const) {
+    for (const [name, script] of [
+      ['npm', 'npm-cli.js'],
+      ['npx', 'npx-cli.js'],
+    ] as const) {
       const file = path.join(bin, name);
-      await fsp.writeFile(file, `#!/bin/sh\nexec ${TOOL_DIR}/bin/node ${path.join(npmRoot, 'bin', script)} "$@"\n`, { mode: 0o755 });
+      await fsp.writeFile(file, `#!/bin/sh\nexec ${TOOL_DIR}/bin/node ${path.join(npmRoot, 'bin', script)} "$@"\n`, {
+        mode: 0o755,
+      });
       binds.push('--ro-bind', file, `${TOOL_DIR}/bin/${name}`);
     }
   }
@@ -207,16 +239,21 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxResu
       '--core=0',
     ];
     args.push('--', '/usr/bin/prlimit', ...rlimits, '--', ...launcher, '--', ...request.argv);
-    const [command, prefix] = uid != null
-      ? ['setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', 'bwrap']]
-      : ['bwrap', []];
+    const [command, prefix] =
+      uid != null ? ['setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', 'bwrap']] : ['bwrap', []];
     return await supervise(command, [...prefix, ...args], request.workDir, limits, started);
   } finally {
     await fsp.rm(toolDir, { recursive: true, force: true });
   }
 }
 
-function supervise(command: string, args: string[], workDir: string, limits: SandboxLimits, started: number): Promise<SandboxResult> {
+function supervise(
+  command: string,
+  args: string[],
+  workDir: string,
+  limits: SandboxLimits,
+  started: number,
+): Promise<SandboxResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];

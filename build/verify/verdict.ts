@@ -29,9 +29,14 @@ const LIMIT_WORDS: Record<string, string> = {
 
 /** The last meaningful line a failed step printed, for a reason a maintainer can act on. */
 function lastLine(text: string): string {
-  const lines = text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
-  const error = lines.find((l) => /^(npm )?error\b|^\w*Error:/i.test(l))
-    ?? lines.find((l) => /error|cannot|not found|no such|missing|has no|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
+  const lines = text
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^at |^\^+$|^Node\.js v|^npm (warn|notice)/.test(l));
+  const error =
+    lines.find((l) => /^(npm )?error\b|^\w*Error:/i.test(l)) ??
+    lines.find((l) => /error|cannot|not found|no such|missing|has no|denied|refused|ENOTFOUND|EAI_AGAIN/i.test(l));
   return (error ?? lines[lines.length - 1] ?? '').slice(0, 300);
 }
 
@@ -57,7 +62,9 @@ export function judge(run: RunResult, now = new Date()): Verification {
   if (!run.install || !ok(run.install)) {
     if (!run.install) return failed('install did not run');
     // The package may well exist, in a registry this machine cannot reach (only a local mirror subset).
-    const notFound = /from versions: none|No matching distribution|E404|404 Not Found/i.test(run.install.stderr + run.install.stdout);
+    const notFound = /from versions: none|No matching distribution|E404|404 Not Found/i.test(
+      run.install.stderr + run.install.stdout,
+    );
     if (notFound && run.unreachableRegistries?.length) {
       return {
         status: 'unverifiable',
@@ -72,9 +79,13 @@ export function judge(run: RunResult, now = new Date()): Verification {
   if (run.loadCheck) {
     const needs = [run.requires.network ? 'the internet' : '', ...(run.requires.env ?? [])].filter(Boolean).join(', ');
     if (!ok(run.loadCheck)) {
-      return failed(`needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`);
+      return failed(
+        `needs ${needs}; offline check failed: ${lastLine(run.loadCheck.stdout) || lastLine(run.loadCheck.stderr)}`,
+      );
     }
-    const offline = ok(execute) ? 'its command exited 0 offline' : `offline its command ${stepFailure('', execute).trim()}`;
+    const offline = ok(execute)
+      ? 'its command exited 0 offline'
+      : `offline its command ${stepFailure('', execute).trim()}`;
     return {
       status: 'passed',
       level: 'loads',

@@ -26,8 +26,12 @@ async function verifyOne(contract: ToolContract, options: VerifyCatalogOptions):
   } catch (error) {
     // A verifier fault (not the tool's): say so rather than blame the tool.
     return {
-      status: 'unverifiable', reason: `the verifier failed: ${(error as Error).message}`, checked_at: new Date().toISOString(),
-      runtime: null, install_ms: null, execute_ms: null,
+      status: 'unverifiable',
+      reason: `the verifier failed: ${(error as Error).message}`,
+      checked_at: new Date().toISOString(),
+      runtime: null,
+      install_ms: null,
+      execute_ms: null,
     };
   }
 }
@@ -43,7 +47,11 @@ async function store(catalog: CatalogStore, aid: string, verification: Verificat
   return undefined;
 }
 
-export async function verifyCatalog(catalog: CatalogStore, aids: string[], options: VerifyCatalogOptions = {}): Promise<VerifyOutcome[]> {
+export async function verifyCatalog(
+  catalog: CatalogStore,
+  aids: string[],
+  options: VerifyCatalogOptions = {},
+): Promise<VerifyOutcome[]> {
   const outcomes: VerifyOutcome[] = new Array(aids.length);
   let next = 0;
   const worker = async () => {
@@ -55,8 +63,12 @@ export async function verifyCatalog(catalog: CatalogStore, aids: string[], optio
       const verification: Verification = valid
         ? await verifyOne(file?.value as ToolContract, options)
         : {
-            status: 'unverifiable', reason: file ? `the contract file is not a valid contract (npm run validate)` : 'no such contract',
-            checked_at: new Date().toISOString(), runtime: null, install_ms: null, execute_ms: null,
+            status: 'unverifiable',
+            reason: file ? `the contract file is not a valid contract (npm run validate)` : 'no such contract',
+            checked_at: new Date().toISOString(),
+            runtime: null,
+            install_ms: null,
+            execute_ms: null,
           };
       const outcome: VerifyOutcome = { aid, verification };
       if (options.write && valid) {

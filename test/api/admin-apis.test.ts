@@ -12,30 +12,74 @@ import { sampleManifest } from '../helpers/api-manifests.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
 
 /** An OpenAPI 3 definition of a small mail API; `patch` changes servers, security or adds paths. */
-function definition(patch: { servers?: string[]; bearer?: boolean; extraPath?: boolean; provider?: string | null } = {}) {
-  const { servers = ['https://api.acmemail.io/v1'], bearer = true, extraPath = false, provider = 'acmemail.io' } = patch;
+function definition(
+  patch: { servers?: string[]; bearer?: boolean; extraPath?: boolean; provider?: string | null } = {},
+) {
+  const {
+    servers = ['https://api.acmemail.io/v1'],
+    bearer = true,
+    extraPath = false,
+    provider = 'acmemail.io',
+  } = patch;
   return {
     openapi: '3.0.3',
-    info: { title: 'Acme Mail API', version: '1.0.0', description: 'Send transactional email.', ...(provider ? { 'x-providerName': provider } : {}), 'x-apisguru-categories': ['email'] },
+    info: {
+      title: 'Acme Mail API',
+      version: '1.0.0',
+      description: 'Send transactional email.',
+      ...(provider ? { 'x-providerName': provider } : {}),
+      'x-apisguru-categories': ['email'],
+    },
     servers: servers.map((url) => ({ url })),
-    components: { securitySchemes: bearer ? { token: { type: 'http', scheme: 'bearer' } } : { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } } },
+    components: {
+      securitySchemes: bearer
+        ? { token: { type: 'http', scheme: 'bearer' } }
+        : { key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+    },
     security: [bearer ? { token: [] } : { key: [] }],
     paths: {
       '/messages': {
         get: { operationId: 'listMessages', responses: { 200: { description: 'The sent messages' } } },
         post: {
           operationId: 'sendMessage',
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['to', 'subject'], properties: { to: { type: 'string' }, subject: { type: 'string' } } } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['to', 'subject'],
+                  properties: { to: { type: 'string' }, subject: { type: 'string' } },
+                },
+              },
+            },
+          },
           responses: { 202: { description: 'The queued message' } },
         },
       },
-      '/messages/{id}': { get: { operationId: 'getMessage', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'One message' } } } },
-      ...(extraPath ? { '/templates': { get: { operationId: 'listTemplates', responses: { 200: { description: 'The templates' } } } } } : {}),
+      '/messages/{id}': {
+        get: {
+          operationId: 'getMessage',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: { description: 'One message' } },
+        },
+      },
+      ...(extraPath
+        ? {
+            '/templates': {
+              get: { operationId: 'listTemplates', responses: { 200: { description: 'The templates' } } },
+            },
+          }
+        : {}),
     },
   };
 }
 
-interface Fake { url: string; server: http.Server; hits: string[] }
+interface Fake {
+  url: string;
+  server: http.Server;
+  hits: string[];
+}
 
 async function fakeDefinitionHost(): Promise<Fake> {
   const routes: Record<string, unknown> = {
@@ -49,8 +93,16 @@ async function fakeDefinitionHost(): Promise<Fake> {
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     hits.push(url);
-    if (url === '/defs/elsewhere.json') { res.writeHead(302, { location: 'http://example.org/defs/acme.json' }); res.end(); return; }
-    if (url === '/defs/huge.json') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(`{"x":"${'a'.repeat(5 * 1024 * 1024 + 10)}"}`); return; }
+    if (url === '/defs/elsewhere.json') {
+      res.writeHead(302, { location: 'http://example.org/defs/acme.json' });
+      res.end();
+      return;
+    }
+    if (url === '/defs/huge.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"x":"${'a'.repeat(5 * 1024 * 1024 + 10)}"}`);
+      return;
+    }
     const body = routes[url];
     res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body ?? { message: 'Not Found' }));
@@ -62,30 +114,47 @@ async function fakeDefinitionHost(): Promise<Fake> {
 describe('admin API manifest routes', () => {
   let up: Fake;
   let s: AdminServer;
-  const compile = (body: unknown, headers?: Record<string, string>) => s.admin('POST', '/admin/apis/compile', body, headers);
+  const compile = (body: unknown, headers?: Record<string, string>) =>
+    s.admin('POST', '/admin/apis/compile', body, headers);
   const ingest = (body: unknown) => s.admin('POST', '/admin/apis/ingest', body);
-  const fileOf = async (name: string) => JSON.parse(await fsp.readFile(path.join(s.catalogDir, 'apis', `${name}.json`), 'utf8'));
+  const fileOf = async (name: string) =>
+    JSON.parse(await fsp.readFile(path.join(s.catalogDir, 'apis', `${name}.json`), 'utf8'));
   const served = async (name: string) => s.json(`/api/v1/services/${name}/mai-api.json`);
 
   beforeAll(async () => {
     up = await fakeDefinitionHost();
-    Object.assign(process.env, { APIS_DEFINITION_HOSTS: new URL(up.url).host, ALLOW_PRIVATE_UPSTREAMS: '1', UPSTREAM_TIMEOUT_MS: '1500' });
+    Object.assign(process.env, {
+      APIS_DEFINITION_HOSTS: new URL(up.url).host,
+      ALLOW_PRIVATE_UPSTREAMS: '1',
+      UPSTREAM_TIMEOUT_MS: '1500',
+    });
     s = await startAdminServer({ apis: false, ip: '10.9.0.7' });
   });
   afterAll(async () => {
     await settled(s);
-    await Promise.all([s.cleanup(), new Promise((r) => { up.server.closeAllConnections(); up.server.close(r); })]);
+    await Promise.all([
+      s.cleanup(),
+      new Promise((r) => {
+        up.server.closeAllConnections();
+        up.server.close(r);
+      }),
+    ]);
   });
 
   it('allows api.apis.guru and raw.githubusercontent.com by default, APIS_DEFINITION_HOSTS otherwise', () => {
     expect(definitionHosts({})).toEqual(DEFAULT_DEFINITION_HOSTS);
     expect(DEFAULT_DEFINITION_HOSTS).toEqual(['api.apis.guru', 'raw.githubusercontent.com']);
-    expect(definitionHosts({ APIS_DEFINITION_HOSTS: ' A.example , b.example:8443' })).toEqual(['a.example', 'b.example:8443']);
+    expect(definitionHosts({ APIS_DEFINITION_HOSTS: ' A.example , b.example:8443' })).toEqual([
+      'a.example',
+      'b.example:8443',
+    ]);
   });
 
   it('needs the admin secret like every admin route', async () => {
     for (const p of ['/admin/apis/compile', '/admin/apis/ingest']) {
-      expect((await s.post(p, { url: `${up.url}/defs/acme.json` }, { 'x-forwarded-for': '10.9.0.8' })).status).toBe(401);
+      expect((await s.post(p, { url: `${up.url}/defs/acme.json` }, { 'x-forwarded-for': '10.9.0.8' })).status).toBe(
+        401,
+      );
     }
     expect(existsSync(path.join(s.catalogDir, 'apis', 'acmemail_api.json'))).toBe(false);
   });
@@ -97,15 +166,25 @@ describe('admin API manifest routes', () => {
     const m = r.body.manifest;
     expect(validateManifest(m)).toEqual([]);
     expect(m).toMatchObject({ category: 'email', source_url: `${up.url}/defs/acme.json`, record: { verified: true } });
-    expect(m.manifest).toMatchObject({ service: 'Acme Mail API', base_url: 'https://api.acmemail.io/v1', auth: { type: 'bearer', header: 'Authorization' } });
-    expect(m.manifest.intents.map((i: { id: string }) => i.id).sort()).toEqual(['get_message', 'list_messages', 'send_message']);
+    expect(m.manifest).toMatchObject({
+      service: 'Acme Mail API',
+      base_url: 'https://api.acmemail.io/v1',
+      auth: { type: 'bearer', header: 'Authorization' },
+    });
+    expect(m.manifest.intents.map((i: { id: string }) => i.id).sort()).toEqual([
+      'get_message',
+      'list_messages',
+      'send_message',
+    ]);
     expect(await fileOf('acmemail_api')).toEqual(m);
     expect((await served('acmemail_api')).body).toEqual(m.manifest);
     const search = (await s.json('/api/v1/services/search?q=send+email+message')).body;
     expect(search.results.map((x: { service_name: string }) => x.service_name)).toContain('acmemail_api');
     await settled(s);
     expect(s.running.ctx.rebuild.status()).toMatchObject({ failures: 0 });
-    expect(await fsp.readFile(path.join(s.distDir, 'api/v1/services/acmemail_api/mai-api.json'), 'utf8')).toBe(JSON.stringify(m.manifest));
+    expect(await fsp.readFile(path.join(s.distDir, 'api/v1/services/acmemail_api/mai-api.json'), 'utf8')).toBe(
+      JSON.stringify(m.manifest),
+    );
     const page = await s.fetch('/llmo-apis');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('/api/v1/services/acmemail_api/mai-api.json');
@@ -123,12 +202,22 @@ describe('admin API manifest routes', () => {
     const before = await fileOf('acmemail_api');
     const r = await compile({ url: `${up.url}/defs/acme-moved.json` });
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ status: 'queued', service_name: 'acmemail_api', ticket: expect.any(String), changes: ['base_url: https://api.acmemail.io/v1 -> https://mail.acme-new.io/v2'] });
+    expect(r.body).toMatchObject({
+      status: 'queued',
+      service_name: 'acmemail_api',
+      ticket: expect.any(String),
+      changes: ['base_url: https://api.acmemail.io/v1 -> https://mail.acme-new.io/v2'],
+    });
     expect(await fileOf('acmemail_api')).toEqual(before);
     expect((await served('acmemail_api')).body.base_url).toBe('https://api.acmemail.io/v1');
     const queue = (await s.admin('GET', '/admin/contributions')).body.contributions;
     const item = queue.find((c: { id: string }) => c.id === r.body.ticket);
-    expect(item).toMatchObject({ kind: 'api', aid: 'acmemail_api', field: null, manifest: { manifest: { base_url: 'https://mail.acme-new.io/v2' } } });
+    expect(item).toMatchObject({
+      kind: 'api',
+      aid: 'acmemail_api',
+      field: null,
+      manifest: { manifest: { base_url: 'https://mail.acme-new.io/v2' } },
+    });
     expect(item.note).toContain('base_url: https://api.acmemail.io/v1 -> https://mail.acme-new.io/v2');
     const accepted = await s.admin('POST', `/admin/contributions/${r.body.ticket}/accept`);
     expect(accepted.status).toBe(200);
@@ -162,7 +251,9 @@ describe('admin API manifest routes', () => {
   });
 
   it('answers 422 naming each bad field of an ingested manifest, and stores nothing', async () => {
-    const bad = sampleManifest('broken_api', { manifest: { base_url: 'ftp://files.example.org' } }) as unknown as Record<string, unknown>;
+    const bad = sampleManifest('broken_api', {
+      manifest: { base_url: 'ftp://files.example.org' },
+    }) as unknown as Record<string, unknown>;
     bad.colour = 'blue';
     const r = await ingest(bad);
     expect(r.status).toBe(422);
@@ -175,14 +266,30 @@ describe('admin API manifest routes', () => {
   it('compiles a posted definition, naming the service after its host when the definition has no provider', async () => {
     const named = await compile({ definition: definition({ provider: null, servers: ['https://api.postbox.dev'] }) });
     expect(named.status).toBe(200);
-    expect(named.body).toMatchObject({ service_name: 'postbox_api', manifest: { source_url: 'https://api.postbox.dev' } });
-    const chosen = await compile({ definition: definition({ bearer: false }), service_name: 'acme_keyed_api', source_url: 'https://example.org/acme.json' });
-    expect(chosen.body).toMatchObject({ status: 'ok', service_name: 'acme_keyed_api', manifest: { source_url: 'https://example.org/acme.json', manifest: { auth: { type: 'apikey', header: 'X-Api-Key' } } } });
+    expect(named.body).toMatchObject({
+      service_name: 'postbox_api',
+      manifest: { source_url: 'https://api.postbox.dev' },
+    });
+    const chosen = await compile({
+      definition: definition({ bearer: false }),
+      service_name: 'acme_keyed_api',
+      source_url: 'https://example.org/acme.json',
+    });
+    expect(chosen.body).toMatchObject({
+      status: 'ok',
+      service_name: 'acme_keyed_api',
+      manifest: {
+        source_url: 'https://example.org/acme.json',
+        manifest: { auth: { type: 'apikey', header: 'X-Api-Key' } },
+      },
+    });
     expect((await compile({ url: `${up.url}/defs/hostonly.json` })).body.service_name).toBe('postbox_api');
   });
 
   it('never fetches a reference the definition points at elsewhere', async () => {
-    const d = definition({ servers: ['https://api.refs.dev'] }) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const d = definition({ servers: ['https://api.refs.dev'] }) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     const get = d.paths['/messages']?.get;
     if (get) get.responses['200'] = { $ref: `${up.url}/defs/secret.json#/response` };
     const r = await compile({ definition: d, service_name: 'refs_api' });

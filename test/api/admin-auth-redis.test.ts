@@ -16,7 +16,14 @@ describe('admin lockout on an unreachable Redis', () => {
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     const { port } = probe.address() as AddressInfo;
     await new Promise((r) => probe.close(r));
-    client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => null });
+    client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
   });
   afterAll(() => client.disconnect());
@@ -24,7 +31,10 @@ describe('admin lockout on an unreachable Redis', () => {
   it('answers 503 with Retry-After for both the lockout check and the failure count', async () => {
     const failures = redisAuthFailures({ client });
     for (const attempt of [failures.lockedFor('203.0.113.7'), failures.fail('203.0.113.7')]) {
-      const error = await attempt.then(() => null, (e: unknown) => e);
+      const error = await attempt.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(DomainError);
       const answer = answerOf(error as DomainError);
       expect(answer.status).toBe(503);

@@ -8,13 +8,20 @@ export const SECRET = 'test-admin-secret-7f3a9c';
 export interface AdminServer extends TestServer {
   /** POST with the admin secret from client `ip`. */
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field in the tests
-  admin<T = any>(method: 'GET' | 'POST', p: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse<T>>;
+  admin<T = any>(
+    method: 'GET' | 'POST',
+    p: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<JsonResponse<T>>;
 }
 
-export async function startAdminServer(options: TestServerOptions & { secret?: string | null; ip?: string } = {}): Promise<AdminServer> {
+export async function startAdminServer(
+  options: TestServerOptions & { secret?: string | null; ip?: string } = {},
+): Promise<AdminServer> {
   const s = await startTestServer({ trustProxy: true, ...options });
   // The helper builds its Config without ADMIN_SECRET; routes read it per request, and restarts reuse it.
-  s.running.ctx.config.adminSecret = options.secret === null ? undefined : options.secret ?? SECRET;
+  s.running.ctx.config.adminSecret = options.secret === null ? undefined : (options.secret ?? SECRET);
   const ip = options.ip ?? '10.9.0.1';
   const admin: AdminServer['admin'] = (method, p, body, headers = {}) => {
     const h: Record<string, string> = { 'x-admin-secret': SECRET, 'x-forwarded-for': ip, ...headers };

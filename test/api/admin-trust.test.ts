@@ -30,20 +30,34 @@ describe('trust formula', () => {
   it('counts one flooding client as one client', () => {
     const agg = new Aggregator();
     const at = new Date(0).toISOString();
-    const r = (client: string, execution_feedback: number): ReportEvent => ({ kind: 'report', aid: 'npm-a-v1', agent: 'unknown', at, execution_feedback, trend_keyword: 'use it well', client });
+    const r = (client: string, execution_feedback: number): ReportEvent => ({
+      kind: 'report',
+      aid: 'npm-a-v1',
+      agent: 'unknown',
+      at,
+      execution_feedback,
+      trend_keyword: 'use it well',
+      client,
+    });
     for (let i = 0; i < 1000; i++) agg.apply(r('flood', 500));
     for (let i = 0; i < 5; i++) agg.apply(r(`c${i}`, 200));
     agg.apply(r('mixed', 200));
     agg.apply(r('mixed', 404));
     agg.apply(r('neutral', 302));
-    expect(agg.evidence()).toEqual([{ aid: 'npm-a-v1', clients: 7, success_weight: 5.5, successes: 6, failures: 1001 }]);
+    expect(agg.evidence()).toEqual([
+      { aid: 'npm-a-v1', clients: 7, success_weight: 5.5, successes: 6, failures: 1001 },
+    ]);
     const restored = new Aggregator();
     restored.restore(JSON.parse(JSON.stringify(agg.snapshot())));
     expect(restored.evidence()).toEqual(agg.evidence());
     // 1,000 failures from one client move the score as much as one failure from one client.
     const one = new Aggregator();
     one.apply(r('x', 500));
-    const [flood] = (() => { const a = new Aggregator(); for (let i = 0; i < 1000; i++) a.apply(r('flood', 500)); return a.evidence(); })();
+    const [flood] = (() => {
+      const a = new Aggregator();
+      for (let i = 0; i < 1000; i++) a.apply(r('flood', 500));
+      return a.evidence();
+    })();
     expect(blendedScore(0.9, flood!)).toBe(blendedScore(0.9, one.evidence()[0]!));
   });
 
@@ -63,15 +77,20 @@ describe('npm run trust', () => {
   let s: AdminServer;
   const report = (aid: string, ip: string, execution_feedback: number) =>
     s.post(`/api/v1/tools/${aid}`, { execution_feedback, trend_keyword: 'real use case' }, { 'x-forwarded-for': ip });
-  const file = async (aid: string) => JSON.parse(await fsp.readFile(path.join(s.catalogDir, 'tools', `${aid}.json`), 'utf8'));
+  const file = async (aid: string) =>
+    JSON.parse(await fsp.readFile(path.join(s.catalogDir, 'tools', `${aid}.json`), 'utf8'));
 
   beforeAll(async () => {
     s = await startAdminServer({ apis: false, ip: '10.9.0.6' });
     // axios (0.95): one client reports 150 failures. request (unverified): 8 clients succeed.
-    for (let i = 0; i < 150; i += 25) await Promise.all(Array.from({ length: 25 }, () => report('npm-axios-v1', '10.80.0.1', 500)));
+    for (let i = 0; i < 150; i += 25)
+      await Promise.all(Array.from({ length: 25 }, () => report('npm-axios-v1', '10.80.0.1', 500)));
     for (let i = 0; i < 8; i++) await report('npm-request-v1', `10.81.0.${i}`, 200);
   });
-  afterAll(async () => { await settled(s); await s.cleanup(); });
+  afterAll(async () => {
+    await settled(s);
+    await s.cleanup();
+  });
 
   it('stores only a salted hash of the client, never the address', async () => {
     const log = await fsp.readFile(path.join(s.dataDir, 'telemetry', 'events-0.jsonl'), 'utf8');
@@ -91,18 +110,26 @@ describe('npm run trust', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/2 score\(s\) change/);
     const axios = await file('npm-axios-v1');
-    expect(axios.trust.reliability_score).toBe(blendedScore(before.axios.trust.reliability_score, { clients: 1, success_weight: 0 }));
+    expect(axios.trust.reliability_score).toBe(
+      blendedScore(before.axios.trust.reliability_score, { clients: 1, success_weight: 0 }),
+    );
     expect(axios.trust.reliability_score).toBeGreaterThan(0.85);
     const request = await file('npm-request-v1');
-    expect(request.trust.reliability_score).toBe(blendedScore(before.request.trust.reliability_score, { clients: 8, success_weight: 8 }));
+    expect(request.trust.reliability_score).toBe(
+      blendedScore(before.request.trust.reliability_score, { clients: 8, success_weight: 8 }),
+    );
     expect(request.record.verified).toBe(false);
     expect(request.record.reliability_calculated_at).not.toBe(before.request.record.reliability_calculated_at);
     expect({ ...axios, trust: before.axios.trust, record: before.axios.record }).toEqual(before.axios);
     expect(await s.running.ctx.telemetry.counters('npm-axios-v1')).toEqual(counters);
-    expect((await s.json('/api/v1/tools/npm-axios-v1')).body.trust.reliability_score).toBe(axios.trust.reliability_score);
+    expect((await s.json('/api/v1/tools/npm-axios-v1')).body.trust.reliability_score).toBe(
+      axios.trust.reliability_score,
+    );
     const again = await runTs('build/cli/trust.ts', ['--url', s.url], { env });
     expect(again.stdout).toMatch(/0 score\(s\) change/);
-    expect(await runTs('build/cli/trust.ts', ['--url', s.url], { env: { ...env, ADMIN_SECRET: 'wrong' } })).toMatchObject({ code: 1 });
+    expect(
+      await runTs('build/cli/trust.ts', ['--url', s.url], { env: { ...env, ADMIN_SECRET: 'wrong' } }),
+    ).toMatchObject({ code: 1 });
   });
 
   it('--local scores a stopped server through the same write path', async () => {
@@ -110,11 +137,15 @@ describe('npm run trust', () => {
     await settled(s);
     await s.close();
     const before = (await file('npm-chalk-v1')).trust.reliability_score;
-    const r = await runTs('build/cli/trust.ts', ['--local'], { env: { DATA_DIR: s.dataDir, CATALOG_DIR: s.catalogDir, DIST_DIR: s.distDir, BASE_URL } });
+    const r = await runTs('build/cli/trust.ts', ['--local'], {
+      env: { DATA_DIR: s.dataDir, CATALOG_DIR: s.catalogDir, DIST_DIR: s.distDir, BASE_URL },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/1 score\(s\) change/);
     expect(r.stdout).toMatch(/rebuilt dist\/ \(incremental\)/);
-    expect((await file('npm-chalk-v1')).trust.reliability_score).toBe(blendedScore(before, { clients: 6, success_weight: 6 }));
+    expect((await file('npm-chalk-v1')).trust.reliability_score).toBe(
+      blendedScore(before, { clients: 6, success_weight: 6 }),
+    );
     const page = JSON.parse(await fsp.readFile(path.join(s.distDir, 'static/v1/tools/npm-chalk-v1.json'), 'utf8'));
     expect(page.trust.reliability_score).toBe(blendedScore(before, { clients: 6, success_weight: 6 }));
   });

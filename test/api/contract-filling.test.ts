@@ -49,7 +49,9 @@ describe('served contracts a machine can fill', () => {
 
   it('the full contract serves install_argv and execute_argv next to the strings, and requires', async () => {
     const res = await s.json('/api/v1/tools/npm-qrfill-v1', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
     });
     expect(res.status).toBe(200);
     expect(res.body.action).toEqual({
@@ -63,7 +65,9 @@ describe('served contracts a machine can fill', () => {
 
   it('a command that needs a shell is served with argv null', async () => {
     const res = await s.json('/api/v1/tools/npm-piped-v1', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
     });
     expect(res.body.action.install_argv).toBeNull();
     expect(res.body.action.execute_argv).toEqual(['piped', '--version']);
@@ -74,7 +78,10 @@ describe('served contracts a machine can fill', () => {
   });
 
   it('MCP get_tool with a tax payload returns the same action, argv included', async () => {
-    const r = (await client.callTool({ name: 'get_tool', arguments: { aid: 'npm-qrfill-v1', ...payload } })) as CallToolResult;
+    const r = (await client.callTool({
+      name: 'get_tool',
+      arguments: { aid: 'npm-qrfill-v1', ...payload },
+    })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     const data = r.structuredContent as { action: Record<string, unknown> };
     expect(data.action.execute_argv).toEqual(['npx', 'qrcode', '-o', '{output_png}', '{text}']);
@@ -83,11 +90,15 @@ describe('served contracts a machine can fill', () => {
 
   it('the instructions show argv, each placeholder with role and example, requires and the output target', async () => {
     const text = await (await s.fetch('/api/v1/tools/npm-qrfill-v1/instructions')).text();
-    expect(text).toContain('As argv (no shell; fill placeholders inside each element): ["npx","qrcode","-o","{output_png}","{text}"]');
+    expect(text).toContain(
+      'As argv (no shell; fill placeholders inside each element): ["npx","qrcode","-o","{output_png}","{text}"]',
+    );
     expect(text).toContain('- {output_png} (output_file, string): PNG file to write; e.g. qr.png');
     expect(text).toContain('- {text} (text, string): Text to encode; e.g. hello world');
-    expect(text).toContain('## Requires\n- network: the execute command needs the internet or a server\n'
-      + '- environment variables (your credentials): QR_TOKEN\n- node >=22');
+    expect(text).toContain(
+      '## Requires\n- network: the execute command needs the internet or a server\n' +
+        '- environment variables (your credentials): QR_TOKEN\n- node >=22',
+    );
     expect(text).toMatch(/## Output\ntype: image\ntarget: the file \{output_png\}/);
     expect(text).toContain('- text (string, required, role text, e.g. hello world): Text to encode');
   });

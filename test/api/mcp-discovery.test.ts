@@ -26,17 +26,27 @@ const SERVER_JSON_SCHEMA = {
     description: { type: 'string', minLength: 1, maxLength: 100 },
     version: { type: 'string', maxLength: 255, not: { pattern: '^[\\^~<>=]|\\.[x*]|^latest$' } },
     remotes: {
-      type: 'array', minItems: 1,
+      type: 'array',
+      minItems: 1,
       items: {
-        type: 'object', required: ['type', 'url'], additionalProperties: false,
+        type: 'object',
+        required: ['type', 'url'],
+        additionalProperties: false,
         properties: {
           type: { enum: ['streamable-http', 'sse'] },
           url: { type: 'string', pattern: '^https?://[^\\s]+$' },
           variables: {
             type: 'object',
             additionalProperties: {
-              type: 'object', additionalProperties: false,
-              properties: { description: { type: 'string' }, isRequired: { type: 'boolean' }, isSecret: { type: 'boolean' }, default: { type: 'string' }, placeholder: { type: 'string' } },
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                description: { type: 'string' },
+                isRequired: { type: 'boolean' },
+                isSecret: { type: 'boolean' },
+                default: { type: 'string' },
+                placeholder: { type: 'string' },
+              },
             },
           },
         },
@@ -47,7 +57,9 @@ const SERVER_JSON_SCHEMA = {
 
 describe('MCP discovery', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
   afterAll(() => s.cleanup());
 
   it('the SEP-1649 server card names the endpoint, transport, capabilities and every tool with its input schema', async () => {
@@ -67,7 +79,8 @@ describe('MCP discovery', () => {
     expect(card.supportedProtocolVersions).toContain('2025-06-18');
     expect(card.tools.map((t: { name: string }) => t.name)).toEqual([...MCP_TOOL_NAMES]);
     const listed = await s.fetch('/mcp', {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     const { tools } = (await listed.json()).result;
@@ -83,37 +96,54 @@ describe('MCP discovery', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
-      name: REGISTRY_NAME, version: SERVER_INFO.version, description: REGISTRY_DESCRIPTION, title: SERVER_INFO.title,
+      name: REGISTRY_NAME,
+      version: SERVER_INFO.version,
+      description: REGISTRY_DESCRIPTION,
+      title: SERVER_INFO.title,
       websiteUrl: `${BASE_URL}/`,
-      remotes: [{ type: 'streamable-http', url: `${BASE_URL}/mcp`, supportedProtocolVersions: expect.arrayContaining([LATEST_PROTOCOL_VERSION]) }],
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: `${BASE_URL}/mcp`,
+          supportedProtocolVersions: expect.arrayContaining([LATEST_PROTOCOL_VERSION]),
+        },
+      ],
     });
   });
 
   let built: Promise<void> | undefined;
-  it.each(['/.well-known/mcp.json', '/agent.json'])('%s names the MCP endpoint, transport, tools and card; the static build writes the same block', async (p) => {
-    const { body } = await s.json(p);
-    expect(body.mcp).toEqual({
-      endpoint: `${BASE_URL}/mcp`, transport: 'streamable-http', tools: [...MCP_TOOL_NAMES],
-      server_card: `${BASE_URL}/.well-known/mcp/server-card.json`,
-    });
-    // The file the static build wrote (what a CDN serves) carries the same block.
-    built ??= buildToolsSite(s.catalogDir, s.distDir);
-    await built;
-    expect(JSON.parse(await fsp.readFile(path.join(s.distDir, p.slice(1)), 'utf8')).mcp).toEqual(body.mcp);
-    expect(body.endpoints).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp' }));
-  });
+  it.each(['/.well-known/mcp.json', '/agent.json'])(
+    '%s names the MCP endpoint, transport, tools and card; the static build writes the same block',
+    async (p) => {
+      const { body } = await s.json(p);
+      expect(body.mcp).toEqual({
+        endpoint: `${BASE_URL}/mcp`,
+        transport: 'streamable-http',
+        tools: [...MCP_TOOL_NAMES],
+        server_card: `${BASE_URL}/.well-known/mcp/server-card.json`,
+      });
+      // The file the static build wrote (what a CDN serves) carries the same block.
+      built ??= buildToolsSite(s.catalogDir, s.distDir);
+      await built;
+      expect(JSON.parse(await fsp.readFile(path.join(s.distDir, p.slice(1)), 'utf8')).mcp).toEqual(body.mcp);
+      expect(body.endpoints).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp' }));
+    },
+  );
 
   it('the OpenAPI document lists /mcp and the server cards', async () => {
     const { body } = await s.json('/openapi.json');
     expect(Object.keys(body.paths['/mcp'])).toEqual(['post']);
-    for (const p of ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card', '/mcp/server-card']) expect(body.paths[p]?.get).toBeDefined();
+    for (const p of ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-card', '/mcp/server-card'])
+      expect(body.paths[p]?.get).toBeDefined();
   });
 });
 
 describe('server.json (official MCP registry entry)', () => {
   // biome-ignore lint/suspicious/noExplicitAny: the assertions read JSON fields freely
   let entry: Record<string, any>;
-  beforeAll(async () => { entry = JSON.parse(await fsp.readFile(path.join(ROOT, 'server.json'), 'utf8')); });
+  beforeAll(async () => {
+    entry = JSON.parse(await fsp.readFile(path.join(ROOT, 'server.json'), 'utf8'));
+  });
 
   it('is well-formed against the 2025-12-11 server.json constraints', () => {
     const check = createAjv().compile(SERVER_JSON_SCHEMA);
@@ -121,7 +151,12 @@ describe('server.json (official MCP registry entry)', () => {
   });
 
   it('matches the server: registry name, description, title, version, and a streamable-http remote at /mcp', () => {
-    expect(entry).toMatchObject({ name: REGISTRY_NAME, description: REGISTRY_DESCRIPTION, title: SERVER_INFO.title, version: SERVER_INFO.version });
+    expect(entry).toMatchObject({
+      name: REGISTRY_NAME,
+      description: REGISTRY_DESCRIPTION,
+      title: SERVER_INFO.title,
+      version: SERVER_INFO.version,
+    });
     const [remote] = entry.remotes;
     expect(remote.type).toBe('streamable-http');
     // Every {variable} of the URL is declared, and filling in this instance's host gives its endpoint.

@@ -22,20 +22,32 @@ describe('MCP over HTTP: limits and protocol errors', () => {
     const res = await s.fetch('/mcp', { method: 'POST', headers, body });
     return { status: res.status, headers: res.headers, body: await res.json() };
   };
-  const rpc = (method: string, params?: unknown) => post(JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params === undefined ? {} : { params }) }));
+  const rpc = (method: string, params?: unknown) =>
+    post(JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params === undefined ? {} : { params }) }));
 
-  beforeAll(async () => { s = await startTestServer(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
   afterAll(() => s.cleanup());
 
   it('a body over 64 KB is a 413 with a JSON-RPC error, declared or streamed; just under passes', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'a'.repeat(LIMIT) } });
     const declared = await post(big);
     expect(declared.status).toBe(413);
-    expect(declared.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/65536 bytes/) }, id: null });
+    expect(declared.body).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/65536 bytes/) },
+      id: null,
+    });
     const chunk = 'a'.repeat(16 * 1024);
-    const streamed = await rawRequest(s.url, 'POST', '/mcp', { headers: { ...HEADERS, 'transfer-encoding': 'chunked' }, chunks: ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"', chunk, chunk, chunk, chunk, chunk, '"}}'] });
+    const streamed = await rawRequest(s.url, 'POST', '/mcp', {
+      headers: { ...HEADERS, 'transfer-encoding': 'chunked' },
+      chunks: ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"', chunk, chunk, chunk, chunk, chunk, '"}}'],
+    });
     expect(streamed.status).toBe(413);
-    const under = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: 'a'.repeat(LIMIT - 100) } } }));
+    const under = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { pad: 'a'.repeat(LIMIT - 100) } } }),
+    );
     expect(under.status).toBe(200);
     expect((await rpc('ping')).body.result).toEqual({});
   });
@@ -63,10 +75,21 @@ describe('MCP over HTTP: limits and protocol errors', () => {
   });
 
   it('a batch answers each message; a notification alone is 202', async () => {
-    const batch = await s.fetch('/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]) });
+    const batch = await s.fetch('/mcp', {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]),
+    });
     const replies = await batch.json();
     expect(replies.map((r: { id: number }) => r.id)).toEqual([1, 2]);
-    const note = await s.fetch('/mcp', { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const note = await s.fetch('/mcp', {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     expect(note.status).toBe(202);
   });
 
@@ -79,20 +102,24 @@ describe('MCP over HTTP: limits and protocol errors', () => {
     expect(old.body.error?.message).toMatch(/Unsupported protocol version/);
   });
 
-  it.each(['GET', 'DELETE'])('%s /mcp is 405 with Allow: a stateless server has no SSE stream and no session', async (method) => {
-    const res = await s.fetch('/mcp', { method, headers: { accept: 'text/event-stream' } });
-    expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toContain('POST');
-    expect(res.headers.get('allow')).not.toContain('GET');
-    await res.arrayBuffer();
-  });
+  it.each(['GET', 'DELETE'])(
+    '%s /mcp is 405 with Allow: a stateless server has no SSE stream and no session',
+    async (method) => {
+      const res = await s.fetch('/mcp', { method, headers: { accept: 'text/event-stream' } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toContain('POST');
+      expect(res.headers.get('allow')).not.toContain('GET');
+      await res.arrayBuffer();
+    },
+  );
 });
 
 describe('MCP tax payloads spend the REST per-client, per-tool rate limit', () => {
   let s: TestServer;
   let client: Client;
   const payload = { execution_feedback: 200, trend_keyword: 'fetch json api' };
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
 
   beforeAll(async () => {
     s = await startTestServer({ telemetryRatePerMin: 2 });

@@ -21,7 +21,11 @@ describe('MCP resources/list pagination', () => {
       ...chalk,
       identity: { ...chalk.identity, aid: `npm-gen${String(i).padStart(3, '0')}-v1`, name: `gen${i}` },
       // Distinct scores so the expected order is unambiguous; two of them are never listed.
-      trust: { ...chalk.trust, reliability_score: 0.5 + i / 1000, status: i === 7 ? 'dead' as const : chalk.trust.status },
+      trust: {
+        ...chalk.trust,
+        reliability_score: 0.5 + i / 1000,
+        status: i === 7 ? ('dead' as const) : chalk.trust.status,
+      },
       record: { ...chalk.record, verified: i !== 8 },
     }));
     s = await startTestServer({ extraTools });
@@ -52,7 +56,8 @@ describe('MCP resources/list pagination', () => {
     expect(uris.slice(-2)).toEqual(apis);
     expect(tools).not.toContain('catalog://tools/npm-gen007-v1');
     expect(tools).not.toContain('catalog://tools/npm-gen008-v1');
-    const score = (uri: string) => s.running.ctx.snapshot.byAid.get(uri.slice('catalog://tools/'.length))?.trust.reliability_score ?? -1;
+    const score = (uri: string) =>
+      s.running.ctx.snapshot.byAid.get(uri.slice('catalog://tools/'.length))?.trust.reliability_score ?? -1;
     const scores = tools.map(score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
@@ -69,7 +74,8 @@ describe('MCP resources/list past 1,000 API manifests', () => {
     const client = new Client({ name: 'pager', version: '1.0.0' });
     try {
       const N = 1_200;
-      for (let i = 0; i < N; i++) await writeManifest(s.catalogDir, sampleManifest(`bulk_${String(i).padStart(4, '0')}_api`));
+      for (let i = 0; i < N; i++)
+        await writeManifest(s.catalogDir, sampleManifest(`bulk_${String(i).padStart(4, '0')}_api`));
       await s.restart();
       const served = (await s.json('/health')).body.apis_count as number;
       expect(served).toBeGreaterThan(N);

@@ -19,7 +19,8 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
   let client: Client;
   let transport: StreamableHTTPClientTransport;
   let axios: ToolContract;
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const data = (r: CallToolResult) => r.structuredContent as Json;
   const restTelemetry = async (aid: string) => (await s.json(`/api/v1/tools/${aid}`)).body.trust.telemetry;
 
@@ -37,7 +38,11 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
 
   it('initializes: latest protocol version, server info, tools and resources capabilities, instructions', () => {
     expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
-    expect(client.getServerVersion()).toMatchObject({ name: 'tool-contract-catalog', title: 'Tool Contract Catalog', version: '1.0.0' });
+    expect(client.getServerVersion()).toMatchObject({
+      name: 'tool-contract-catalog',
+      title: 'Tool Contract Catalog',
+      version: '1.0.0',
+    });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
     expect(client.getInstructions()).toMatch(/search_tools.*get_tool.*report_outcome/s);
   });
@@ -66,7 +71,9 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual(data(r));
     for (const item of data(r).results) expect(item.action).toBeUndefined();
     const top3 = await call('search_tools', { query: '', limit: 3 });
-    expect(data(top3).results.map((t: Json) => t.identity.aid)).toEqual((await s.json('/api/v1/tools')).body.results.slice(0, 3).map((t: Json) => t.identity.aid));
+    expect(data(top3).results.map((t: Json) => t.identity.aid)).toEqual(
+      (await s.json('/api/v1/tools')).body.results.slice(0, 3).map((t: Json) => t.identity.aid),
+    );
   });
 
   it('get_tool without a payload: the partial contract (action withheld), counted as a lookup', async () => {
@@ -94,7 +101,12 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
 
   it('report_outcome records telemetry only: counters change, visible through the REST API', async () => {
     const before = await restTelemetry('pypi-requests-v1');
-    const r = await call('report_outcome', { aid: 'pypi-requests-v1', execution_feedback: 500, trend_keyword: 'download a file', validation_vote: 'no' });
+    const r = await call('report_outcome', {
+      aid: 'pypi-requests-v1',
+      execution_feedback: 500,
+      trend_keyword: 'download a file',
+      validation_vote: 'no',
+    });
     expect(r.isError).toBeFalsy();
     const after = await restTelemetry('pypi-requests-v1');
     expect(after.requests).toBe(before.requests + 1);
@@ -104,9 +116,15 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
   });
 
   it('get_trending, search_apis and get_api_manifest answer what their REST twins answer', async () => {
-    expect(data(await call('get_trending', { limit: 4 }))).toEqual((await s.json('/api/v1/tools/trending?limit=4')).body);
-    expect(data(await call('search_apis', { query: 'send transactional email' }))).toEqual((await s.json('/api/v1/services/search?q=send%20transactional%20email')).body);
-    expect(data(await call('get_api_manifest', { service_name: 'sendgrid' }))).toEqual((await s.json('/api/v1/services/sendgrid/mai-api.json')).body);
+    expect(data(await call('get_trending', { limit: 4 }))).toEqual(
+      (await s.json('/api/v1/tools/trending?limit=4')).body,
+    );
+    expect(data(await call('search_apis', { query: 'send transactional email' }))).toEqual(
+      (await s.json('/api/v1/services/search?q=send%20transactional%20email')).body,
+    );
+    expect(data(await call('get_api_manifest', { service_name: 'sendgrid' }))).toEqual(
+      (await s.json('/api/v1/services/sendgrid/mai-api.json')).body,
+    );
   });
 
   describe('domain errors are tool results with isError', () => {
@@ -115,10 +133,30 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
       ['an unknown aid on report_outcome', 'report_outcome', { aid: 'npm-nope-v1', ...payload }, /not found/],
       ['a malformed aid', 'get_tool', { aid: '../etc/passwd' }, /aid: must match pattern/],
       ['an unknown API', 'get_api_manifest', { service_name: 'unverified-mailer' }, /No compiled manifest/],
-      ['a one-word trend_keyword (the REST wording)', 'get_tool', { aid: 'npm-axios-v1', execution_feedback: 200, trend_keyword: 'json' }, /trend_keyword: Value error, trend_keyword must be two or more words/],
-      ['a payload missing execution_feedback', 'get_tool', { aid: 'npm-axios-v1', trend_keyword: 'fetch json api' }, /execution_feedback: Field required/],
-      ['an out-of-range status', 'report_outcome', { aid: 'npm-axios-v1', execution_feedback: 999, trend_keyword: 'fetch json api' }, /less than or equal to 599/],
-      ['a bad vote', 'report_outcome', { aid: 'npm-axios-v1', ...payload, validation_vote: 'maybe' }, /validation_vote/],
+      [
+        'a one-word trend_keyword (the REST wording)',
+        'get_tool',
+        { aid: 'npm-axios-v1', execution_feedback: 200, trend_keyword: 'json' },
+        /trend_keyword: Value error, trend_keyword must be two or more words/,
+      ],
+      [
+        'a payload missing execution_feedback',
+        'get_tool',
+        { aid: 'npm-axios-v1', trend_keyword: 'fetch json api' },
+        /execution_feedback: Field required/,
+      ],
+      [
+        'an out-of-range status',
+        'report_outcome',
+        { aid: 'npm-axios-v1', execution_feedback: 999, trend_keyword: 'fetch json api' },
+        /less than or equal to 599/,
+      ],
+      [
+        'a bad vote',
+        'report_outcome',
+        { aid: 'npm-axios-v1', ...payload, validation_vote: 'maybe' },
+        /validation_vote/,
+      ],
       ['a limit over 10', 'search_tools', { query: 'x', limit: 11 }, /limit: must be <= 10/],
       ['an unknown argument', 'search_tools', { query: 'x', q: 'y' }, /q: unknown argument/],
       ['a missing required argument', 'search_apis', {}, /query: required/],
@@ -146,7 +184,10 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
       expect(uris).not.toContain('catalog://apis/unverified-mailer');
       expect(resources.every((r) => r.mimeType === 'application/json')).toBe(true);
       const { resourceTemplates } = await client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['catalog://tools/{aid}', 'catalog://apis/{service_name}']);
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+        'catalog://tools/{aid}',
+        'catalog://apis/{service_name}',
+      ]);
     });
 
     it('reads a contract in its partial form (what GET /api/v1/tools/{aid} answers) and a manifest', async () => {
@@ -156,10 +197,17 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
       expect(contract.action).toBeNull();
       expect(contract.identity).toEqual(axios.identity);
       const manifest = await client.readResource({ uri: 'catalog://apis/sendgrid' });
-      expect(JSON.parse((manifest.contents[0] as { text: string }).text)).toEqual((await s.json('/api/v1/services/sendgrid/mai-api.json')).body);
+      expect(JSON.parse((manifest.contents[0] as { text: string }).text)).toEqual(
+        (await s.json('/api/v1/services/sendgrid/mai-api.json')).body,
+      );
     });
 
-    it.each(['catalog://tools/npm-nope-v1', 'catalog://tools/../x', 'catalog://apis/unverified-mailer', 'file:///etc/passwd'])('an unknown URI (%s) is -32002 Resource not found', async (uri) => {
+    it.each([
+      'catalog://tools/npm-nope-v1',
+      'catalog://tools/../x',
+      'catalog://apis/unverified-mailer',
+      'file:///etc/passwd',
+    ])('an unknown URI (%s) is -32002 Resource not found', async (uri) => {
       await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
     });
 
@@ -168,13 +216,21 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     });
   });
 
-  it.each(['2025-06-18', '2025-03-26', '2024-11-05'])('an older client protocol version (%s) is accepted as offered', async (version) => {
-    const res = await s.fetch('/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
-    });
-    expect(res.status).toBe(200);
-    expect((await res.json()).result.protocolVersion).toBe(version);
-  });
+  it.each(['2025-06-18', '2025-03-26', '2024-11-05'])(
+    'an older client protocol version (%s) is accepted as offered',
+    async (version) => {
+      const res = await s.fetch('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect((await res.json()).result.protocolVersion).toBe(version);
+    },
+  );
 });

@@ -13,8 +13,17 @@ const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 
 function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(cmd, args, { cwd, env: childEnv({ REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }), maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` }));
+    execFile(
+      cmd,
+      args,
+      {
+        cwd,
+        env: childEnv({ REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' }),
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}\n${stderr}` }),
+    );
   });
 }
 
@@ -27,18 +36,31 @@ describe('OpenAPI lint', () => {
     await fsp.writeFile(path.join(dir, 'openapi.json'), await (await s.fetch('/openapi.json')).text());
     await fsp.writeFile(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
   });
-  afterAll(async () => { await s?.cleanup(); await fsp.rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await s?.cleanup();
+    await fsp.rm(dir, { recursive: true, force: true });
+  });
 
   it('Redocly (recommended rules): 0 errors', async () => {
     const r = await run(bin('redocly'), ['lint', 'openapi.json', '--format', 'json'], dir);
-    const report = JSON.parse(r.out.slice(r.out.indexOf('{'), r.out.lastIndexOf('}') + 1)) as { totals: { errors: number; warnings: number } };
+    const report = JSON.parse(r.out.slice(r.out.indexOf('{'), r.out.lastIndexOf('}') + 1)) as {
+      totals: { errors: number; warnings: number };
+    };
     expect(report.totals.errors, r.out.slice(0, 4000)).toBe(0);
     expect(r.code).toBe(0);
   }, 180_000);
 
   it('Spectral (spectral:oas): 0 errors', async () => {
-    const r = await run(bin('spectral'), ['lint', 'openapi.json', '--ruleset', '.spectral.yaml', '--format', 'json', '--fail-severity', 'error'], dir);
-    const results = JSON.parse(r.out.slice(r.out.indexOf('['), r.out.lastIndexOf(']') + 1)) as { severity: number; code: string; path: string[] }[];
+    const r = await run(
+      bin('spectral'),
+      ['lint', 'openapi.json', '--ruleset', '.spectral.yaml', '--format', 'json', '--fail-severity', 'error'],
+      dir,
+    );
+    const results = JSON.parse(r.out.slice(r.out.indexOf('['), r.out.lastIndexOf(']') + 1)) as {
+      severity: number;
+      code: string;
+      path: string[];
+    }[];
     const errors = results.filter((x) => x.severity === 0);
     expect(errors.map((e) => `${e.code} ${e.path.join('.')}`)).toEqual([]);
     expect(results.length).toBeGreaterThan(0); // it did read the document (warnings exist)

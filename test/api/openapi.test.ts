@@ -59,9 +59,15 @@ describe('OpenAPI document', () => {
       if (STATIC_PATHS.has(template)) continue;
       for (const [method, op] of Object.entries<any>(ops)) {
         const p = template.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PARAMS[name] ?? name);
-        const query = (op.parameters ?? []).filter((x: any) => x.in === 'query' && x.required).map((x: any) => `${x.name}=email`).join('&');
+        const query = (op.parameters ?? [])
+          .filter((x: any) => x.in === 'query' && x.required)
+          .map((x: any) => `${x.name}=email`)
+          .join('&');
         const init: RequestInit = { method: method.toUpperCase() };
-        if (method === 'post') { init.body = JSON.stringify(payload); init.headers = { 'content-type': 'application/json' }; }
+        if (method === 'post') {
+          init.body = JSON.stringify(payload);
+          init.headers = { 'content-type': 'application/json' };
+        }
         const res = await s.fetch(query ? `${p}?${query}` : p, init);
         expect(Object.keys(op.responses), `${method.toUpperCase()} ${p}`).toContain(String(res.status));
         await res.arrayBuffer();
@@ -78,14 +84,18 @@ describe('OpenAPI document', () => {
     const unpaid = await s.post('/api/v1/tools/pypi-yagmail-v1');
     expect(unpaid.status).toBe(402);
     check('PartialContract', unpaid.body);
-    check('FullContract', (await s.post('/api/v1/tools/pypi-yagmail-v1', { ...payload, validation_vote: 'partial' })).body);
+    check(
+      'FullContract',
+      (await s.post('/api/v1/tools/pypi-yagmail-v1', { ...payload, validation_vote: 'partial' })).body,
+    );
     check('FullContract', (await s.post('/api/v1/tools/npm-axios-v1', { tax_payload: payload })).body);
     check('UnifiedSearch', (await s.json('/api/v1/search?q=email')).body);
     check('ServiceSearch', (await s.json('/api/v1/services/search?q=weather')).body);
     check('ApiManifest', (await s.json('/api/v1/services/sendgrid/mai-api.json')).body);
     check('Health', (await s.json('/health')).body);
     check('AgentDocument', (await s.json('/.well-known/mcp.json')).body);
-    for (const p of ['/api/v1/tools/trending?limit=0', '/api/v1/search', '/api/v1/tools?category=x']) check('HTTPValidationError', (await s.json(p)).body);
+    for (const p of ['/api/v1/tools/trending?limit=0', '/api/v1/search', '/api/v1/tools?category=x'])
+      check('HTTPValidationError', (await s.json(p)).body);
     check('HTTPValidationError', (await s.post('/api/v1/tools/npm-axios-v1', { execution_feedback: 'x' })).body);
     check('ErrorDetail', (await s.json('/api/v1/tools/npm-nope-v1')).body);
     check('ErrorDetail', (await s.json('/api/v1/tools', { method: 'DELETE' })).body);
@@ -105,18 +115,27 @@ describe('agent discovery documents', () => {
     // Stale static copies, as an old build would have left them: the API must answer live instead.
     await fsp.mkdir(path.join(s.distDir, '.well-known'), { recursive: true });
     const stale = JSON.stringify({ name: 'stale', tools_count: 0 });
-    for (const p of ['agent.json', '.well-known/agent.json', '.well-known/mcp.json']) await fsp.writeFile(path.join(s.distDir, p), stale);
+    for (const p of ['agent.json', '.well-known/agent.json', '.well-known/mcp.json'])
+      await fsp.writeFile(path.join(s.distDir, p), stale);
     await fsp.writeFile(path.join(s.distDir, 'llms.txt'), 'static llms\n');
   });
   afterAll(() => s.cleanup());
 
-  it.each(['/agent.json', '/.well-known/agent.json', '/.well-known/mcp.json'])('%s is served live with current counts', async (p) => {
-    const { status, body } = await s.json(p);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ name: 'Tool Contract Catalog', version: '1.0.0', tools_count: s.running.ctx.snapshot.tools.length, apis_count: 2 });
-    expect(body.links.openapi).toBe(`${BASE_URL}/openapi.json`);
-    expect(Date.parse(body.generated_at)).toBeGreaterThan(Date.now() - 60_000);
-  });
+  it.each(['/agent.json', '/.well-known/agent.json', '/.well-known/mcp.json'])(
+    '%s is served live with current counts',
+    async (p) => {
+      const { status, body } = await s.json(p);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({
+        name: 'Tool Contract Catalog',
+        version: '1.0.0',
+        tools_count: s.running.ctx.snapshot.tools.length,
+        apis_count: 2,
+      });
+      expect(body.links.openapi).toBe(`${BASE_URL}/openapi.json`);
+      expect(Date.parse(body.generated_at)).toBeGreaterThan(Date.now() - 60_000);
+    },
+  );
 
   it('other dist files are still served statically', async () => {
     const res = await s.fetch('/llms.txt');

@@ -17,20 +17,31 @@ import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-c
 /** Raw bytes (no transparent decompression, unlike fetch). */
 function get(url: string, p: string, headers: Record<string, string> = {}) {
   const { hostname, port } = new URL(url);
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    import('node:http').then(({ default: http }) => {
-      http.get({ hostname, port, path: p, headers }, (res) => {
-        const parts: Buffer[] = [];
-        res.on('data', (c: Buffer) => parts.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }));
-      }).on('error', reject);
-    }, reject);
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+    (resolve, reject) => {
+      import('node:http').then(({ default: http }) => {
+        http
+          .get({ hostname, port, path: p, headers }, (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (c: Buffer) => parts.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }),
+            );
+          })
+          .on('error', reject);
+      }, reject);
+    },
+  );
 }
 
 function logCapture() {
   const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(chunk.toString())); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
   return { log: pino({ level: 'info' }, stream), lines };
 }
 
@@ -44,13 +55,27 @@ describe('compressed dist/ files', () => {
   let server: RunningServer;
   const logs = logCapture();
   beforeAll(async () => {
-    const many = Array.from({ length: 30 }, (_, i) => sampleContract(`npm-sample-${i}-v1`, { identity: { task: `Sends email number ${i} through an SMTP relay with retries and templates` } }));
+    const many = Array.from({ length: 30 }, (_, i) =>
+      sampleContract(`npm-sample-${i}-v1`, {
+        identity: { task: `Sends email number ${i} through an SMTP relay with retries and templates` },
+      }),
+    );
     cat = await tempCatalog(many);
-    const config = loadConfig({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir, BASE_URL: 'https://catalog.example', METRICS_TOKEN: 'scrape-me' });
+    const config = loadConfig({
+      PORT: '0',
+      CATALOG_DIR: cat.catalogDir,
+      DIST_DIR: cat.distDir,
+      DATA_DIR: cat.dataDir,
+      BASE_URL: 'https://catalog.example',
+      METRICS_TOKEN: 'scrape-me',
+    });
     await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
     server = await startServer(config, { log: logs.log, shutdownGraceMs: 2_000 });
   }, 120_000);
-  afterAll(async () => { await server?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await server?.close();
+    await cat?.cleanup();
+  });
 
   it('writes .br and .gz beside every compressible file of 1 KB or more, decompressing to the same bytes', async () => {
     const files = await filesUnder(path.resolve(cat.distDir));
@@ -67,7 +92,11 @@ describe('compressed dist/ files', () => {
     expect(files.some((f) => f.endsWith('.png.br'))).toBe(false);
   });
 
-  for (const [p, type] of [['/llms.txt', 'text/plain; charset=utf-8'], ['/sitemap.xml', 'application/xml'], ['/', 'text/html; charset=utf-8']] as const) {
+  for (const [p, type] of [
+    ['/llms.txt', 'text/plain; charset=utf-8'],
+    ['/sitemap.xml', 'application/xml'],
+    ['/', 'text/html; charset=utf-8'],
+  ] as const) {
     it(`serves ${p} by Accept-Encoding with Vary, the original type and the same content`, async () => {
       const plain = await get(server.url, p);
       expect(plain.status).toBe(200);
@@ -102,19 +131,29 @@ describe('compressed dist/ files', () => {
     expect(text).toContain('tcc_http_requests_total{route="/api/v1/tools/:aid",method="GET",status="200"} 2');
     expect(text).toContain('tcc_http_requests_total{route="/api/v1/tools/:aid",method="GET",status="404"} 1');
     expect(text).toContain('tcc_http_requests_total{route="/metrics",method="GET",status="401"} 2');
-    expect(text).toMatch(/tcc_http_request_duration_seconds_bucket\{le="[\d.]+",route="\/api\/v1\/tools\/:aid",method="GET"\} \d+/);
+    expect(text).toMatch(
+      /tcc_http_request_duration_seconds_bucket\{le="[\d.]+",route="\/api\/v1\/tools\/:aid",method="GET"\} \d+/,
+    );
     expect(text).toMatch(/tcc_telemetry_reports\{kind="lookups"\} \d+/);
     expect(text).toContain('tcc_review_queue_pending 0');
   });
 
   it('logs one JSON line per request with a request id, never the client address or a secret', async () => {
-    const given = await get(server.url, '/api/v1/tools/npm-sample-3-v1?q=secret-query', { 'x-request-id': 'trace-abc.123' });
+    const given = await get(server.url, '/api/v1/tools/npm-sample-3-v1?q=secret-query', {
+      'x-request-id': 'trace-abc.123',
+    });
     expect(given.headers['x-request-id']).toBe('trace-abc.123');
     const invented = await get(server.url, '/health', { 'x-request-id': 'bad id with spaces <script>' });
     expect(invented.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     await get(server.url, '/admin/contributions', { 'x-admin-secret': 'not-the-secret-xyz' });
     const line = logs.lines.find((l) => l.req_id === 'trace-abc.123');
-    expect(line).toMatchObject({ msg: 'request', method: 'GET', route: '/api/v1/tools/:aid', path: '/api/v1/tools/npm-sample-3-v1', status: 200 });
+    expect(line).toMatchObject({
+      msg: 'request',
+      method: 'GET',
+      route: '/api/v1/tools/:aid',
+      path: '/api/v1/tools/npm-sample-3-v1',
+      status: 200,
+    });
     expect(logs.lines.some((l) => l.req_id === invented.headers['x-request-id'] && l.route === '/health')).toBe(true);
     const all = JSON.stringify(logs.lines);
     expect(all).not.toContain('127.0.0.1');
@@ -127,11 +166,18 @@ describe('compressed dist/ files', () => {
     expect(redirects).not.toMatch(/metrics/);
     const headers = await fsp.readFile(path.join(cat.distDir, '_headers'), 'utf8');
     // Every path rule of _headers matches at least one file of dist/ (the old shard rule matched none).
-    const files = (await filesUnder(path.resolve(cat.distDir))).map((f) => `/${path.relative(path.resolve(cat.distDir), f)}`);
+    const files = (await filesUnder(path.resolve(cat.distDir))).map(
+      (f) => `/${path.relative(path.resolve(cat.distDir), f)}`,
+    );
     // (/sitemaps/* and /page/* only exist past 50,000 URLs and 2,000 entries.)
     for (const rule of headers.split('\n').filter((l) => l.startsWith('/') && l !== '/sitemaps/*' && l !== '/page/*')) {
-      const re = new RegExp(`^${rule.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}${rule.endsWith('/') ? 'index\\.html' : '(/index\\.html)?'}$`);
-      expect(files.some((f) => re.test(f)), rule).toBe(true);
+      const re = new RegExp(
+        `^${rule.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}${rule.endsWith('/') ? 'index\\.html' : '(/index\\.html)?'}$`,
+      );
+      expect(
+        files.some((f) => re.test(f)),
+        rule,
+      ).toBe(true);
     }
     expect(existsSync(path.join(cat.distDir, 'llms.txt.br'))).toBe(true);
   });
@@ -139,8 +185,12 @@ describe('compressed dist/ files', () => {
 
 describe('dynamic answers: compression and conditional GETs', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
-  afterAll(async () => { await s?.cleanup(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => {
+    await s?.cleanup();
+  });
 
   it('compresses answers over 1 KB as the client asks, and leaves small ones alone', async () => {
     const plain = await get(s.url, '/api/v1/tools?q=email');

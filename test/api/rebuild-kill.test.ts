@@ -15,16 +15,30 @@ import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-c
 const BASE = 'https://catalog.example';
 const SECRET = 'kill-test-secret';
 
-interface Child { proc: ChildProcess; url: string }
+interface Child {
+  proc: ChildProcess;
+  url: string;
+}
 
 async function startChild(cat: TempCatalog): Promise<Child> {
   const [cmd, args] = nodeArgs('api/main.ts');
   const proc = spawn(cmd, args, {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv({ PORT: '0', HOST: '127.0.0.1', BASE_URL: BASE, CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir, ADMIN_SECRET: SECRET }),
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnv({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      BASE_URL: BASE,
+      CATALOG_DIR: cat.catalogDir,
+      DIST_DIR: cat.distDir,
+      DATA_DIR: cat.dataDir,
+      ADMIN_SECRET: SECRET,
+    }),
   });
   let err = '';
-  proc.stderr?.on('data', (d: Buffer) => { err += d.toString(); });
+  proc.stderr?.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout?.on('data', (d: Buffer) => {
@@ -37,10 +51,20 @@ async function startChild(cat: TempCatalog): Promise<Child> {
   return { proc, url };
 }
 
-const kill = (c: Child) => new Promise<void>((resolve) => { c.proc.once('exit', () => resolve()); c.proc.kill('SIGKILL'); });
-const ingest = (c: Child, aid: string, task: string) => fetch(`${c.url}/api/v1/ingest`, {
-  method: 'POST', headers: { 'x-admin-secret': SECRET, 'content-type': 'application/json' }, body: JSON.stringify(sampleContract(aid, { identity: { task } })),
-}).then((r) => r.status, () => 0);
+const kill = (c: Child) =>
+  new Promise<void>((resolve) => {
+    c.proc.once('exit', () => resolve());
+    c.proc.kill('SIGKILL');
+  });
+const ingest = (c: Child, aid: string, task: string) =>
+  fetch(`${c.url}/api/v1/ingest`, {
+    method: 'POST',
+    headers: { 'x-admin-secret': SECRET, 'content-type': 'application/json' },
+    body: JSON.stringify(sampleContract(aid, { identity: { task } })),
+  }).then(
+    (r) => r.status,
+    () => 0,
+  );
 
 /** dist/ is one complete build: build-info present and every tool it lists has its page and its JSON. */
 async function expectCompleteDist(distDir: string): Promise<string[]> {
@@ -90,7 +114,11 @@ describe('killing the server during writes and rebuilds', () => {
         for (let i = 0; !stop && i < 200; i++) {
           const aid = `npm-r${round}-w${i}-v1`;
           const task = `Round ${round} write ${i}`;
-          sent.push(ingest(c, aid, task).then((status) => { if (status === 200) acknowledged.set(aid, task); }));
+          sent.push(
+            ingest(c, aid, task).then((status) => {
+              if (status === 200) acknowledged.set(aid, task);
+            }),
+          );
           await new Promise((r) => setTimeout(r, 15));
         }
       })();
@@ -103,7 +131,10 @@ describe('killing the server during writes and rebuilds', () => {
         // Wait until a rebuild is running, then give it a moment to be mid-way.
         let running = false;
         for (const end = Date.now() + 60_000; Date.now() < end && !running; ) {
-          const st = await fetch(`${c.url}/admin/rebuild`, { headers: { 'x-admin-secret': SECRET } }).then((r) => r.json(), () => ({})) as { running?: boolean };
+          const st = (await fetch(`${c.url}/admin/rebuild`, { headers: { 'x-admin-secret': SECRET } }).then(
+            (r) => r.json(),
+            () => ({}),
+          )) as { running?: boolean };
           running = st.running === true;
           if (!running) await new Promise((r) => setTimeout(r, 10));
         }
@@ -120,13 +151,15 @@ describe('killing the server during writes and rebuilds', () => {
     }
     // Restart: the site catches up with every contract in the catalog.
     child = await startChild(cat);
-    const r = await fetch(`${child.url}/health`).then((x) => x.json()) as { tools_count: number };
+    const r = (await fetch(`${child.url}/health`).then((x) => x.json())) as { tools_count: number };
     const catalog = await expectValidCatalog(cat.catalogDir, acknowledged);
     expect(r.tools_count).toBe(catalog.length);
     let inSite: string[] = [];
     // A generous deadline: on a loaded machine the catch-up build can take many seconds.
     for (const end = Date.now() + 180_000; Date.now() < end; ) {
-      const st = await fetch(`${child.url}/admin/rebuild`, { headers: { 'x-admin-secret': SECRET } }).then((x) => x.json()) as { running: boolean; queued: number };
+      const st = (await fetch(`${child.url}/admin/rebuild`, { headers: { 'x-admin-secret': SECRET } }).then((x) =>
+        x.json(),
+      )) as { running: boolean; queued: number };
       if (!st.running && st.queued === 0) {
         inSite = await expectCompleteDist(cat.distDir);
         if (inSite.length === catalog.length) break;

@@ -40,7 +40,13 @@ describe('rebuild scheduler', () => {
     await s.idle();
     expect(b.runs).toEqual([['a'], ['b', 'c', 'd']]);
     expect(b.maxActive()).toBe(1);
-    expect(s.status()).toMatchObject({ running: false, queued: 0, builds: 2, failures: 0, last: { aids: 3, incremental: true } });
+    expect(s.status()).toMatchObject({
+      running: false,
+      queued: 0,
+      builds: 2,
+      failures: 0,
+      last: { aids: 3, incremental: true },
+    });
     await s.close();
   });
 
@@ -64,7 +70,10 @@ describe('rebuild scheduler', () => {
     expect(lines[0]).toMatch(/rebuild failed \(2 aid\(s\) kept/);
     await new Promise((r) => setTimeout(r, 120));
     await s.idle();
-    expect(b.runs).toEqual([['x', 'y'], ['x', 'y']]);
+    expect(b.runs).toEqual([
+      ['x', 'y'],
+      ['x', 'y'],
+    ]);
     expect(s.status()).toMatchObject({ builds: 1, queued: 0, last_error: null });
     await s.close();
   });
@@ -103,14 +112,21 @@ describe('rebuilds after admin writes', () => {
     s = await startAdminServer({ apis: false, ip: '10.9.0.3' });
     await fsp.cp(path.join(ROOT, 'catalog/schema'), path.join(s.catalogDir, 'schema'), { recursive: true });
   });
-  afterAll(async () => { await settled(s); await s.cleanup(); });
+  afterAll(async () => {
+    await settled(s);
+    await s.cleanup();
+  });
 
   const dist = (p: string) => path.join(s.distDir, p);
 
   it('puts every write of a burst into the static site with few builds, and the API sees each at once', async () => {
     const aids = Array.from({ length: 12 }, (_, i) => `npm-burst-${i}-v1`);
     for (const aid of aids) {
-      const r = await s.admin('POST', '/api/v1/ingest', sampleContract(aid, { identity: { task: `Burst tool ${aid}` } }));
+      const r = await s.admin(
+        'POST',
+        '/api/v1/ingest',
+        sampleContract(aid, { identity: { task: `Burst tool ${aid}` } }),
+      );
       expect(r.body.created).toBe(true);
       expect((await s.json(`/api/v1/tools/${aid}`)).status).toBe(200);
     }
@@ -124,7 +140,9 @@ describe('rebuilds after admin writes', () => {
     const sitemap = await fsp.readFile(dist('sitemap.xml'), 'utf8');
     for (const aid of aids) {
       expect(await fsp.readFile(dist(`tools/${aid}/index.html`), 'utf8')).toContain(`Burst tool ${aid}`);
-      expect(JSON.parse(await fsp.readFile(dist(`static/v1/tools/${aid}.json`), 'utf8')).identity.task).toBe(`Burst tool ${aid}`);
+      expect(JSON.parse(await fsp.readFile(dist(`static/v1/tools/${aid}.json`), 'utf8')).identity.task).toBe(
+        `Burst tool ${aid}`,
+      );
       expect(sitemap).toContain(`/tools/${aid}/`);
     }
     // Served over HTTP too (dist/ is resolved per request).
@@ -132,14 +150,20 @@ describe('rebuilds after admin writes', () => {
   });
 
   it('re-renders a replaced contract incrementally and serves the schema files', async () => {
-    await s.admin('POST', '/api/v1/ingest', sampleContract('npm-burst-0-v1', { identity: { task: 'Second version of the task' } }));
+    await s.admin(
+      'POST',
+      '/api/v1/ingest',
+      sampleContract('npm-burst-0-v1', { identity: { task: 'Second version of the task' } }),
+    );
     await settled(s);
     expect(await fsp.readFile(dist('tools/npm-burst-0-v1/index.html'), 'utf8')).toContain('Second version of the task');
     const info = JSON.parse(await fsp.readFile(dist('build-info.json'), 'utf8'));
     expect(info).toMatchObject({ incremental: true, rendered_tools: 1 });
     const schema = await s.fetch('/schema/tool.schema.json');
     expect(schema.status).toBe(200);
-    expect(await schema.json()).toEqual(JSON.parse(await fsp.readFile(path.join(ROOT, 'catalog/schema/tool.schema.json'), 'utf8')));
+    expect(await schema.json()).toEqual(
+      JSON.parse(await fsp.readFile(path.join(ROOT, 'catalog/schema/tool.schema.json'), 'utf8')),
+    );
     const guide = await s.json('/api/v1/contribute');
     expect(guide.body.pull_request.schema_url).toBe('https://catalog.example/schema/tool.schema.json');
   });

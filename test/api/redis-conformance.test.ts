@@ -29,7 +29,11 @@ let redis: RedisProcess;
 const clients: Redis[] = [];
 const dirs: string[] = [];
 let n = 0;
-const redisClient = () => { const c = new Redis(redis.url); clients.push(c); return c; };
+const redisClient = () => {
+  const c = new Redis(redis.url);
+  clients.push(c);
+  return c;
+};
 
 const backends: Backend[] = [
   {
@@ -37,31 +41,54 @@ const backends: Backend[] = [
     async queue(maxPending) {
       const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'tcc-rq-'));
       dirs.push(dataDir);
-      return { q: await fileReviewQueue({ dataDir, maxPending }), again: () => fileReviewQueue({ dataDir, maxPending }) };
+      return {
+        q: await fileReviewQueue({ dataDir, maxPending }),
+        again: () => fileReviewQueue({ dataDir, maxPending }),
+      };
     },
     limiter: (limit, now, windowMs) => tokenBucketLimiter({ limit, now, ...(windowMs ? { windowMs } : {}) }),
-    authFailures: (now) => { const f = memoryAuthFailures({ now }); return [f, f]; },
+    authFailures: (now) => {
+      const f = memoryAuthFailures({ now });
+      return [f, f];
+    },
   },
   {
     name: 'redis',
     async queue(maxPending) {
       const prefix = `rqc${n++}:`;
-      return { q: redisReviewQueue({ client: redisClient(), prefix, maxPending }), again: async () => redisReviewQueue({ client: redisClient(), prefix, maxPending }) };
+      return {
+        q: redisReviewQueue({ client: redisClient(), prefix, maxPending }),
+        again: async () => redisReviewQueue({ client: redisClient(), prefix, maxPending }),
+      };
     },
-    limiter: (limit, now, windowMs) => redisRateLimiter({ client: redisClient(), limit, prefix: `rlc${n++}:`, now, ...(windowMs ? { windowMs } : {}) }),
-    authFailures: (now) => { const prefix = `afc${n++}:`; return [redisAuthFailures({ client: redisClient(), prefix, now }), redisAuthFailures({ client: redisClient(), prefix, now })]; },
+    limiter: (limit, now, windowMs) =>
+      redisRateLimiter({ client: redisClient(), limit, prefix: `rlc${n++}:`, now, ...(windowMs ? { windowMs } : {}) }),
+    authFailures: (now) => {
+      const prefix = `afc${n++}:`;
+      return [
+        redisAuthFailures({ client: redisClient(), prefix, now }),
+        redisAuthFailures({ client: redisClient(), prefix, now }),
+      ];
+    },
   },
 ];
 
-beforeAll(async () => { redis = await startRedis(); });
+beforeAll(async () => {
+  redis = await startRedis();
+});
 afterAll(async () => {
   for (const c of clients.splice(0)) c.disconnect();
   await redis?.stop();
   for (const d of dirs.splice(0)) await fsp.rm(d, { recursive: true, force: true });
 });
 
-const suggestion = (value: string, extra: Partial<NewSuggestion> = {}): NewSuggestion =>
-  ({ aid: 'npm-a-v1', field: 'execute_cmd', value, agent: 'coding_agent', ...extra });
+const suggestion = (value: string, extra: Partial<NewSuggestion> = {}): NewSuggestion => ({
+  aid: 'npm-a-v1',
+  field: 'execute_cmd',
+  value,
+  agent: 'coding_agent',
+  ...extra,
+});
 
 describe.each(backends)('ReviewQueue conformance: $name', (backend) => {
   it('queues, lists oldest first, reads by id, removes; ids are safe, unknown ids are null', async () => {

@@ -9,15 +9,22 @@ describe('Redis outage', () => {
   let redis: RedisProcess;
   let site: SiteRoot;
   let server: RunningServer;
-  const report = () => fetch(`${server.url}/api/v1/tools/npm-axios-v1`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ execution_feedback: 200, trend_keyword: 'outage test' }),
-  });
+  const report = () =>
+    fetch(`${server.url}/api/v1/tools/npm-axios-v1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ execution_feedback: 200, trend_keyword: 'outage test' }),
+    });
 
   beforeAll(async () => {
     // One after the other: if the second fails, afterAll still stops the first.
     redis = await startRedis({ args: ['--appendonly', 'yes', '--appendfsync', 'always'] });
     site = await prepareSite();
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(0) }) });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(0) }),
+    });
     server = await startServer(config, { telemetryRatePerMin: 0 });
   });
   afterAll(async () => {

@@ -9,7 +9,15 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overlayNames } from '../../build/catalog/storage/redis-overlay.ts';
 import { sampleManifest } from '../helpers/api-manifests.ts';
-import { type ApiProcess, freePort, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
+import {
+  type ApiProcess,
+  freePort,
+  prepareSite,
+  type RedisProcess,
+  type SiteRoot,
+  startApiProcess,
+  startRedis,
+} from '../helpers/redis.ts';
 import { runTs } from '../helpers/run-ts.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
 
@@ -18,7 +26,12 @@ const TTL = 1_500;
 const NAMES = overlayNames();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 10_000, every = 20): Promise<T> {
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  ms = 10_000,
+  every = 20,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -33,7 +46,9 @@ async function digest(dir: string): Promise<Record<string, string>> {
   for (const e of await fsp.readdir(dir, { recursive: true, withFileTypes: true })) {
     if (!e.isFile()) continue;
     const p = path.join(e.parentPath, e.name);
-    out[path.relative(dir, p)] = createHash('sha256').update(await fsp.readFile(p)).digest('hex');
+    out[path.relative(dir, p)] = createHash('sha256')
+      .update(await fsp.readFile(p))
+      .digest('hex');
   }
   return out;
 }
@@ -44,22 +59,33 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
   let client: Redis;
   const servers: ApiProcess[] = [];
   let filesBefore: Record<string, string>;
-  const env = (n: number) => site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), ADMIN_SECRET: SECRET, REBUILD_LOCK_TTL_MS: String(TTL) });
-  const call = (s: ApiProcess, method: string, p: string, body?: unknown) => fetch(`${s.url}${p}`, {
-    method, headers: { 'x-admin-secret': SECRET, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const env = (n: number) =>
+    site.env({
+      STORAGE_URL: redis.url,
+      DATA_DIR: site.dataDir(n),
+      ADMIN_SECRET: SECRET,
+      REBUILD_LOCK_TTL_MS: String(TTL),
+    });
+  const call = (s: ApiProcess, method: string, p: string, body?: unknown) =>
+    fetch(`${s.url}${p}`, {
+      method,
+      headers: { 'x-admin-secret': SECRET, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   const ingest = async (s: ApiProcess, aid: string, task: string) => {
     const res = await call(s, 'POST', '/api/v1/ingest', sampleContract(aid, { identity: { task } }));
     expect(res.status, await res.clone().text()).toBe(200);
   };
-  const status = async (s: ApiProcess) => (await (await call(s, 'GET', '/admin/rebuild')).json()) as { running: boolean; queued: number; builds: number };
+  const status = async (s: ApiProcess) =>
+    (await (await call(s, 'GET', '/admin/rebuild')).json()) as { running: boolean; queued: number; builds: number };
   const builtPage = (aid: string) => existsSync(path.join(site.distDir, 'tools', aid, 'index.html'));
   /** No build running or due anywhere: the pending hash is empty and both schedulers are quiet. */
-  const settled = () => until('rebuilds settle', async () => {
-    if ((await client.hlen(NAMES.pending)) > 0) return false;
-    const all = await Promise.all(servers.map(status));
-    return all.every((s) => !s.running && s.queued === 0) && all;
-  });
+  const settled = () =>
+    until('rebuilds settle', async () => {
+      if ((await client.hlen(NAMES.pending)) > 0) return false;
+      const all = await Promise.all(servers.map(status));
+      return all.every((s) => !s.running && s.queued === 0) && all;
+    });
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -79,20 +105,33 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
     const [a, b] = servers as [ApiProcess, ApiProcess];
     await ingest(a, 'npm-overlay-widget-v1', 'convert overlay widgets into gizmos');
     const t0 = Date.now();
-    await until('B serves it', async () => (await fetch(`${b.url}/api/v1/tools/npm-overlay-widget-v1`)).status === 200, 1_000, 5);
+    await until(
+      'B serves it',
+      async () => (await fetch(`${b.url}/api/v1/tools/npm-overlay-widget-v1`)).status === 200,
+      1_000,
+      5,
+    );
     expect(Date.now() - t0).toBeLessThan(1_000);
     const search = await (await fetch(`${b.url}/api/v1/tools?q=overlay+widgets+gizmos`)).json();
     expect(search.results[0].identity.aid).toBe('npm-overlay-widget-v1');
     // An existing contract changed on B is served changed by A; an API manifest written on A is found on B.
     const axios = JSON.parse(await fsp.readFile(path.join(site.catalogDir, 'tools/npm-axios-v1.json'), 'utf8'));
-    expect((await call(b, 'POST', '/api/v1/ingest', { ...axios, identity: { ...axios.identity, task: 'changed on B' } })).status).toBe(200);
+    expect(
+      (await call(b, 'POST', '/api/v1/ingest', { ...axios, identity: { ...axios.identity, task: 'changed on B' } }))
+        .status,
+    ).toBe(200);
     const manifest = sampleManifest('overlay_mail_api', { tags: ['email', 'overlay'] });
     expect((await call(a, 'POST', '/admin/apis/ingest', manifest)).status).toBe(200);
-    await until('A and B agree', async () => {
-      const tool = await (await fetch(`${a.url}/api/v1/tools/npm-axios-v1`)).json();
-      const api = await fetch(`${b.url}/api/v1/services/overlay_mail_api/mai-api.json`);
-      return tool.identity.task === 'changed on B' && api.status === 200;
-    }, 1_000, 5);
+    await until(
+      'A and B agree',
+      async () => {
+        const tool = await (await fetch(`${a.url}/api/v1/tools/npm-axios-v1`)).json();
+        const api = await fetch(`${b.url}/api/v1/services/overlay_mail_api/mai-api.json`);
+        return tool.identity.task === 'changed on B' && api.status === 200;
+      },
+      1_000,
+      5,
+    );
     expect(await digest(site.catalogDir)).toEqual(filesBefore);
     expect(await client.exists(`${NAMES.base}:tools:npm-overlay-widget-v1.json`)).toBe(1);
   });
@@ -100,10 +139,18 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
   it('catches up after its subscriber lost the connection (a notice missed meanwhile is not missed for good)', async () => {
     const aid = 'npm-overlay-missed-v1';
     // A record that arrived while nobody listened: in Redis, its notice gone.
-    await client.set(`${NAMES.base}:tools:${aid}.json`, JSON.stringify(sampleContract(aid, { identity: { task: 'announced to nobody' } }), null, 2));
+    await client.set(
+      `${NAMES.base}:tools:${aid}.json`,
+      JSON.stringify(sampleContract(aid, { identity: { task: 'announced to nobody' } }), null, 2),
+    );
     expect((await fetch(`${servers[1]?.url}/api/v1/tools/${aid}`)).status).toBe(404);
     await client.client('KILL', 'TYPE', 'pubsub');
-    for (const s of servers) await until('served after the reconnect', async () => (await fetch(`${s.url}/api/v1/tools/${aid}`)).status === 200, 5_000);
+    for (const s of servers)
+      await until(
+        'served after the reconnect',
+        async () => (await fetch(`${s.url}/api/v1/tools/${aid}`)).status === 200,
+        5_000,
+      );
   });
 
   it('rebuilds the shared dist/ once per write, on exactly one of the two processes', async () => {
@@ -124,14 +171,22 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
     const exportEnv = { STORAGE_URL: redis.url, CATALOG_DIR: site.catalogDir };
     const first = await runTs('build/cli/export.ts', [], { env: exportEnv });
     expect(first.code, first.stderr).toBe(0);
-    for (const f of ['tools/npm-overlay-widget-v1.json', 'tools/npm-overlay-once-v1.json', 'tools/npm-axios-v1.json', 'apis/overlay_mail_api.json']) {
+    for (const f of [
+      'tools/npm-overlay-widget-v1.json',
+      'tools/npm-overlay-once-v1.json',
+      'tools/npm-axios-v1.json',
+      'apis/overlay_mail_api.json',
+    ]) {
       expect(first.stdout).toContain(`wrote ${path.relative(process.cwd(), site.catalogDir)}/${f}`);
     }
     expect(first.stdout).toMatch(/deleted .*tools\/npm-chalk-v1\.json/);
     expect(existsSync(path.join(site.catalogDir, 'tools/npm-chalk-v1.json'))).toBe(false);
     const valid = await runTs('build/cli/validate.ts', [], { env: { CATALOG_DIR: site.catalogDir } });
     expect(valid.code, valid.stdout + valid.stderr).toBe(0);
-    expect(JSON.parse(await fsp.readFile(path.join(site.catalogDir, 'tools/npm-overlay-widget-v1.json'), 'utf8')).identity.task).toBe('convert overlay widgets into gizmos');
+    expect(
+      JSON.parse(await fsp.readFile(path.join(site.catalogDir, 'tools/npm-overlay-widget-v1.json'), 'utf8')).identity
+        .task,
+    ).toBe('convert overlay widgets into gizmos');
 
     const second = await runTs('build/cli/export.ts', ['--clear'], { env: exportEnv });
     expect(second.code, second.stderr).toBe(0);
@@ -150,30 +205,45 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
     // One command fix per tool waits for review (execute_cmd is missing, so a micro_translation answers it).
     for (const aid of aids) {
       const r = await fetch(`${b.url}/api/v1/tools/${aid}`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ execution_feedback: 200, trend_keyword: 'race test', micro_translation: `${aid} --run` }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          execution_feedback: 200,
+          trend_keyword: 'race test',
+          micro_translation: `${aid} --run`,
+        }),
       });
       expect(r.status).toBe(200);
     }
-    const queue = (await (await call(b, 'GET', '/admin/contributions')).json()) as { contributions: { id: string; aid: string }[] };
+    const queue = (await (await call(b, 'GET', '/admin/contributions')).json()) as {
+      contributions: { id: string; aid: string }[];
+    };
     const tickets = queue.contributions.filter((t) => aids.includes(t.aid));
     expect(tickets).toHaveLength(aids.length);
     // A rewrites every score three times while B applies the fixes: both change the same records at once.
     const scores = [0.31, 0.32, 0.33];
     const trust = (async () => {
       for (const score of scores) {
-        const r = await call(a, 'POST', '/admin/update-trust', { scores: aids.map((aid) => ({ aid, reliability_score: score })) });
+        const r = await call(a, 'POST', '/admin/update-trust', {
+          scores: aids.map((aid) => ({ aid, reliability_score: score })),
+        });
         expect(r.status, await r.clone().text()).toBe(200);
       }
     })();
-    const fixes = Promise.all(tickets.map(async (t) => {
-      const r = await call(b, 'POST', `/admin/contributions/${t.id}/accept`);
-      expect(r.status, await r.clone().text()).toBe(200);
-    }));
+    const fixes = Promise.all(
+      tickets.map(async (t) => {
+        const r = await call(b, 'POST', `/admin/contributions/${t.id}/accept`);
+        expect(r.status, await r.clone().text()).toBe(200);
+      }),
+    );
     await Promise.all([trust, fixes]);
     for (const aid of aids) {
       const stored = JSON.parse((await client.get(`${NAMES.base}:tools:${aid}.json`)) ?? 'null');
-      expect({ aid, score: stored.trust.reliability_score, execute_cmd: stored.action.execute_cmd }).toEqual({ aid, score: 0.33, execute_cmd: `${aid} --run` });
+      expect({ aid, score: stored.trust.reliability_score, execute_cmd: stored.action.execute_cmd }).toEqual({
+        aid,
+        score: 0.33,
+        execute_cmd: `${aid} --run`,
+      });
     }
     // Both processes end up serving what Redis holds.
     for (const s of servers) {
@@ -204,7 +274,11 @@ describe('catalog overlay in Redis, two processes, one dist/', () => {
     expect(ttl).toBeLessThanOrEqual(TTL);
     await until('the lock expires', async () => (await client.get(NAMES.lock)) !== caught.token, TTL + 1_000);
     // The write the dead holder was building is still pending; the survivor builds it without a new write.
-    await until('the survivor built it', async () => builtPage(caught.aid) && (await client.hlen(NAMES.pending)) === 0, 15_000);
+    await until(
+      'the survivor built it',
+      async () => builtPage(caught.aid) && (await client.hlen(NAMES.pending)) === 0,
+      15_000,
+    );
     expect((await status(survivor)).builds).toBeGreaterThanOrEqual(1);
     await ingest(survivor, 'npm-overlay-after-v1', 'written after the kill');
     await until('and the next one', async () => builtPage('npm-overlay-after-v1'), 10_000);
@@ -216,10 +290,14 @@ describe('npm start with an unreachable STORAGE_URL', () => {
     const site = await prepareSite();
     try {
       const port = await freePort();
-      const r = await runTs('api/main.ts', [], { env: site.env({ PORT: '0', STORAGE_URL: `redis://:hunter2@127.0.0.1:${port}/0` }) });
+      const r = await runTs('api/main.ts', [], {
+        env: site.env({ PORT: '0', STORAGE_URL: `redis://:hunter2@127.0.0.1:${port}/0` }),
+      });
       expect(r.code).toBe(1);
       const out = r.stdout + r.stderr;
-      expect(out).toContain(`not started: cannot reach Redis at redis://:***@127.0.0.1:${port}/0: connect ECONNREFUSED`);
+      expect(out).toContain(
+        `not started: cannot reach Redis at redis://:***@127.0.0.1:${port}/0: connect ECONNREFUSED`,
+      );
       expect(out).not.toContain('hunter2');
       expect(out).not.toMatch(/^\s+at /m);
     } finally {

@@ -11,7 +11,15 @@ import { createRuntimeState } from '../../api/state/runtime-state.ts';
 import { type RunningServer, startServer } from '../../api/server.ts';
 import { redisTelemetryStore } from '../../api/state/telemetry/redis.ts';
 import { loadConfig } from '../../build/config.ts';
-import { type ApiProcess, pool, prepareSite, type RedisProcess, type SiteRoot, startApiProcess, startRedis } from '../helpers/redis.ts';
+import {
+  type ApiProcess,
+  pool,
+  prepareSite,
+  type RedisProcess,
+  type SiteRoot,
+  startApiProcess,
+  startRedis,
+} from '../helpers/redis.ts';
 
 const TOOLS = ['npm-axios-v1', 'npm-chalk-v1', 'pypi-requests-v1', 'npm-nodemailer-v1'];
 const N = 10_000;
@@ -28,7 +36,8 @@ describe('two API processes sharing one Redis', () => {
     // One after the other: if the second fails, afterAll still stops the first.
     redis = await startRedis();
     site = await prepareSite();
-    const env = (n: number) => site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), RATE_LIMIT_TELEMETRY_PER_MIN: '0' });
+    const env = (n: number) =>
+      site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), RATE_LIMIT_TELEMETRY_PER_MIN: '0' });
     servers = await Promise.all([startApiProcess(env(0)), startApiProcess(env(1))]);
     client = new Redis(redis.url);
   });
@@ -45,14 +54,20 @@ describe('two API processes sharing one Redis', () => {
       const res = await fetch(`${server.url}/api/v1/tools/${TOOLS[i % TOOLS.length]}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ execution_feedback: feedbackOf(i), trend_keyword: i % 3 ? 'scale out test' : 'Scale Out Test', validation_vote: voteOf(i) }),
+        body: JSON.stringify({
+          execution_feedback: feedbackOf(i),
+          trend_keyword: i % 3 ? 'scale out test' : 'Scale Out Test',
+          validation_vote: voteOf(i),
+        }),
       });
       await res.arrayBuffer();
       return res.status;
     });
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    const expected = new Map(TOOLS.map((t) => [t, { requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } }]));
+    const expected = new Map(
+      TOOLS.map((t) => [t, { requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } }]),
+    );
     for (let i = 0; i < N; i++) {
       const e = expected.get(TOOLS[i % TOOLS.length] as string)!;
       const f = feedbackOf(i);
@@ -64,7 +79,10 @@ describe('two API processes sharing one Redis', () => {
     }
     const store = redisTelemetryStore({ client });
     for (const [aid, e] of expected) {
-      expect(await store.counters(aid)).toMatchObject({ ...e, trend_keywords: [{ keyword: 'scale out test', count: e.requests }] });
+      expect(await store.counters(aid)).toMatchObject({
+        ...e,
+        trend_keywords: [{ keyword: 'scale out test', count: e.requests }],
+      });
     }
     // One client reached both processes: they share the salt, so trust evidence counts it once per tool.
     expect((await store.evidence!()).map((e) => [e.aid, e.clients])).toEqual([...TOOLS].sort().map((aid) => [aid, 1]));
@@ -74,22 +92,37 @@ describe('two API processes sharing one Redis', () => {
       expect(health.telemetry).toMatchObject({ requests: N, tools_reported: TOOLS.length });
     }
     // Nothing went to files: the DATA_DIRs hold no telemetry log.
-    for (const n of [0, 1]) expect(await fsp.readdir(path.join(site.dataDir(n), 'telemetry')).catch(() => [])).toEqual([]);
+    for (const n of [0, 1])
+      expect(await fsp.readdir(path.join(site.dataDir(n), 'telemetry')).catch(() => [])).toEqual([]);
   });
 
   it('shows a lookup made on one process in the other process at once', async () => {
     const url = (s: ApiProcess) => `${s.url}/api/v1/tools/pypi-pyqt5-v1`;
     await fetch(url(servers[0]!), { headers: { 'user-agent': 'claude-code/1.0' } }).then((r) => r.arrayBuffer());
     await fetch(url(servers[1]!), { headers: { 'user-agent': 'GPTBot/1.0' } }).then((r) => r.arrayBuffer());
-    expect(await redisTelemetryStore({ client }).counters('pypi-pyqt5-v1')).toMatchObject({ lookups: 2, lookups_by_agent: { coding_agent: 1, ai_crawler: 1 } });
+    expect(await redisTelemetryStore({ client }).counters('pypi-pyqt5-v1')).toMatchObject({
+      lookups: 2,
+      lookups_by_agent: { coding_agent: 1, ai_crawler: 1 },
+    });
   });
 
   it('queues one suggestion when both processes receive the same micro_translation at once; the catalog is unchanged', async () => {
     const file = path.join(site.catalogDir, 'tools', 'npm-request-v1.json');
     const before = await fsp.readFile(file, 'utf8');
-    const body = JSON.stringify({ execution_feedback: 200, trend_keyword: 'send requests', micro_translation: 'node -e "require(\'request\')(\'{url}\')"' });
-    const statuses = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      fetch(`${servers[i % 2]!.url}/api/v1/tools/npm-request-v1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.status)));
+    const body = JSON.stringify({
+      execution_feedback: 200,
+      trend_keyword: 'send requests',
+      micro_translation: "node -e \"require('request')('{url}')\"",
+    });
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${servers[i % 2]!.url}/api/v1/tools/npm-request-v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }).then((r) => r.status),
+      ),
+    );
     expect(statuses).toEqual(Array(20).fill(200));
     const pending = (await redisReviewQueue({ client }).list()).filter((s) => s.aid === 'npm-request-v1');
     expect(pending).toHaveLength(1);
@@ -133,7 +166,9 @@ describe('Redis building blocks', () => {
   it('rate limiter: 200 concurrent takes from two clients spend exactly the bucket', async () => {
     const la = redisRateLimiter({ client: a, limit: 25, prefix: 'rl2:' });
     const lb = redisRateLimiter({ client: b, limit: 25, prefix: 'rl2:' });
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? la : lb).take('same client and tool')));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? la : lb).take('same client and tool')),
+    );
     expect(results.filter((r) => r.allowed)).toHaveLength(25);
   });
 
@@ -175,7 +210,9 @@ describe('Redis building blocks', () => {
     await state.close();
     // Another scheme is refused once, by loadConfig, before any state is created.
     expect(() => config('memcached://127.0.0.1:1')).toThrow(/STORAGE_URL must be redis:/);
-    await expect(createRuntimeState(config('redis://:hunter2@127.0.0.1:1/0'))).rejects.toThrow(/cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
+    await expect(createRuntimeState(config('redis://:hunter2@127.0.0.1:1/0'))).rejects.toThrow(
+      /cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/,
+    );
   });
 
   it('in-process servers on the same Redis share rate-limit buckets (429 on the other instance)', async () => {
@@ -183,12 +220,19 @@ describe('Redis building blocks', () => {
     const servers: RunningServer[] = [];
     try {
       for (const n of [0, 1]) {
-        const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n) }) });
+        const config = loadConfig({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n) }),
+        });
         servers.push(await startServer(config, { telemetryRatePerMin: 3 }));
       }
-      const post = (s: RunningServer) => fetch(`${s.url}/api/v1/tools/npm-axios-v1`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ execution_feedback: 200, trend_keyword: 'shared bucket' }),
-      }).then((r) => r.status);
+      const post = (s: RunningServer) =>
+        fetch(`${s.url}/api/v1/tools/npm-axios-v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ execution_feedback: 200, trend_keyword: 'shared bucket' }),
+        }).then((r) => r.status);
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push(await post(servers[i % 2]!));
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
@@ -205,16 +249,29 @@ describe('Redis building blocks', () => {
     process.env.CONTRIBUTE_RATE_PER_HOUR = '2';
     try {
       for (const n of [0, 1]) {
-        const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), ADMIN_SECRET: 'the-right-secret' }) });
+        const config = loadConfig({
+          PORT: '0',
+          HOST: '127.0.0.1',
+          ...site.env({ STORAGE_URL: redis.url, DATA_DIR: site.dataDir(n), ADMIN_SECRET: 'the-right-secret' }),
+        });
         servers.push(await startServer(config, { telemetryRatePerMin: 0 }));
       }
       const [a, b] = servers as [RunningServer, RunningServer];
-      const contribute = (s: RunningServer, value: string) => fetch(`${s.url}/api/v1/contribute`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ aid: 'npm-axios-v1', field: 'execute_cmd', value }),
-      }).then((r) => r.status);
-      expect([await contribute(a, 'one'), await contribute(b, 'two'), await contribute(a, 'three'), await contribute(b, 'four')]).toEqual([202, 202, 429, 429]);
+      const contribute = (s: RunningServer, value: string) =>
+        fetch(`${s.url}/api/v1/contribute`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ aid: 'npm-axios-v1', field: 'execute_cmd', value }),
+        }).then((r) => r.status);
+      expect([
+        await contribute(a, 'one'),
+        await contribute(b, 'two'),
+        await contribute(a, 'three'),
+        await contribute(b, 'four'),
+      ]).toEqual([202, 202, 429, 429]);
       // Ten wrong secrets, alternating instances: the client is locked out of both, even with the right one.
-      const admin = (s: RunningServer, secret: string) => fetch(`${s.url}/admin/rebuild`, { headers: { 'x-admin-secret': secret } });
+      const admin = (s: RunningServer, secret: string) =>
+        fetch(`${s.url}/admin/rebuild`, { headers: { 'x-admin-secret': secret } });
       for (let i = 0; i < 10; i++) expect((await admin(i % 2 ? b : a, `wrong-${i}`)).status).toBe(403);
       for (const s of [a, b]) {
         const locked = await admin(s, 'the-right-secret');

@@ -6,7 +6,9 @@ import { BASE_URL, FIXTURES, rawRequest, startTestServer, type TestServer } from
 
 describe('API manifests and unified search', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer(); });
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
   afterAll(() => s.cleanup());
 
   describe('GET /api/v1/services/search', () => {
@@ -16,14 +18,23 @@ describe('API manifests and unified search', () => {
       expect(body.query).toBe('send transactional email');
       expect(body.count).toBe(body.results.length);
       expect(body.results[0]).toEqual({
-        type: 'api', service_name: 'sendgrid', category: 'email', base_url: 'https://api.sendgrid.com/v3', auth_type: 'bearer',
-        intents_count: 2, manifest_url: `${BASE_URL}/api/v1/services/sendgrid/mai-api.json`, trust: { reliability_score: 0.91 },
+        type: 'api',
+        service_name: 'sendgrid',
+        category: 'email',
+        base_url: 'https://api.sendgrid.com/v3',
+        auth_type: 'bearer',
+        intents_count: 2,
+        manifest_url: `${BASE_URL}/api/v1/services/sendgrid/mai-api.json`,
+        trust: { reliability_score: 0.91 },
       });
       expect(body.results.map((r: any) => r.service_name)).not.toContain('unverified-mailer');
     });
 
     it('an empty q lists the top manifests by reliability; no match is a 200 with count 0', async () => {
-      expect((await s.json('/api/v1/services/search?q=')).body.results.map((r: any) => r.service_name)).toEqual(['sendgrid', 'openweathermap']);
+      expect((await s.json('/api/v1/services/search?q=')).body.results.map((r: any) => r.service_name)).toEqual([
+        'sendgrid',
+        'openweathermap',
+      ]);
       expect((await s.json('/api/v1/services/search?q=zzqxv')).body).toEqual({ query: 'zzqxv', count: 0, results: [] });
     });
 
@@ -42,12 +53,15 @@ describe('API manifests and unified search', () => {
       expect(body).toEqual(record.manifest);
     });
 
-    it.each(['nope', 'unverified-mailer', 'SendGrid', '..%2fsendgrid', '%2e%2e'])('answers 404 for %s', async (name) => {
-      const res = await rawRequest(s.url, 'GET', `/api/v1/services/${name}/mai-api.json`);
-      expect(res.status).toBe(404);
-      // %2e%2e is a dot segment to URL parsing: the path collapses before routing, still a 404.
-      expect(JSON.parse(res.text).detail).toMatch(name === '%2e%2e' ? /Not Found/ : /No compiled manifest/);
-    });
+    it.each(['nope', 'unverified-mailer', 'SendGrid', '..%2fsendgrid', '%2e%2e'])(
+      'answers 404 for %s',
+      async (name) => {
+        const res = await rawRequest(s.url, 'GET', `/api/v1/services/${name}/mai-api.json`);
+        expect(res.status).toBe(404);
+        // %2e%2e is a dot segment to URL parsing: the path collapses before routing, still a 404.
+        expect(JSON.parse(res.text).detail).toMatch(name === '%2e%2e' ? /Not Found/ : /No compiled manifest/);
+      },
+    );
   });
 
   describe('GET /api/v1/search', () => {
@@ -61,7 +75,11 @@ describe('API manifests and unified search', () => {
       expect(body.results).toHaveLength(body.total);
       const types = body.results.map((r: any) => r.type);
       expect(types).toEqual([...Array(body.tools).fill('tool'), ...Array(body.apis).fill('api')]);
-      expect(body.results[0]).toMatchObject({ type: 'tool', endpoint: expect.stringMatching(/^GET \/api\/v1\/tools\//), registry: expect.any(Object) });
+      expect(body.results[0]).toMatchObject({
+        type: 'tool',
+        endpoint: expect.stringMatching(/^GET \/api\/v1\/tools\//),
+        registry: expect.any(Object),
+      });
       expect(body.results[0].action).toBeUndefined();
       expect(body.results.find((r: any) => r.type === 'api').service_name).toBe('sendgrid');
     });
@@ -83,7 +101,9 @@ describe('API manifests and unified search', () => {
 
 describe('without any API manifests', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ apis: false }); });
+  beforeAll(async () => {
+    s = await startTestServer({ apis: false });
+  });
   afterAll(() => s.cleanup());
 
   it('services search answers 200 with count 0 and the unified search has tools only', async () => {

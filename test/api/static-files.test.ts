@@ -12,12 +12,24 @@ describe('static files from dist/', () => {
   let cat: TempCatalog;
   let server: RunningServer;
   beforeAll(async () => {
-    cat = await tempCatalog([sampleContract('npm-alpha-v1'), sampleContract('pypi-beta-v1', { identity: { platform: 'pypi' } })]);
-    const config = loadConfig({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir, BASE_URL: 'https://catalog.example' });
+    cat = await tempCatalog([
+      sampleContract('npm-alpha-v1'),
+      sampleContract('pypi-beta-v1', { identity: { platform: 'pypi' } }),
+    ]);
+    const config = loadConfig({
+      PORT: '0',
+      CATALOG_DIR: cat.catalogDir,
+      DIST_DIR: cat.distDir,
+      DATA_DIR: cat.dataDir,
+      BASE_URL: 'https://catalog.example',
+    });
     await build({ catalogDir: config.catalogDir, distDir: config.distDir, baseUrl: config.baseUrl });
     server = await startServer(config);
   });
-  afterAll(async () => { await server?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await server?.close();
+    await cat?.cleanup();
+  });
 
   const cases: [string, string][] = [
     ['/', 'text/html; charset=utf-8'],
@@ -64,15 +76,25 @@ describe('static files from dist/', () => {
 
   it('GET /health reports status, counts and build time', async () => {
     const body = await (await fetch(`${server.url}/health`)).json();
-    expect(body).toMatchObject({ status: 'ok', tools_count: 2, build: { tools_count: 2, generated_at: expect.any(String) } });
+    expect(body).toMatchObject({
+      status: 'ok',
+      tools_count: 2,
+      build: { tools_count: 2, generated_at: expect.any(String) },
+    });
   });
 });
 
 describe('npm start', () => {
-  it('builds dist/ when it is missing, then serves the site and the API on one port', { timeout: 180_000 }, async () => {
+  it('builds dist/ when it is missing, then serves the site and the API on one port', {
+    timeout: 180_000,
+  }, async () => {
     const cat = await tempCatalog([sampleContract('npm-alpha-v1')]);
     const [cmd, args] = nodeArgs('api/main.ts');
-    const child = spawn(cmd, args, { cwd: ROOT, env: childEnv({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      env: childEnv({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

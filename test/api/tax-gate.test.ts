@@ -57,7 +57,9 @@ describe('POST /api/v1/tools/{aid}', () => {
     });
 
     it('wrapped as {"tax_payload": {...}}: the same 200', async () => {
-      const { status, body } = await s.post(TOOL, { tax_payload: { ...valid, execution_feedback: 500, validation_vote: 'no' } });
+      const { status, body } = await s.post(TOOL, {
+        tax_payload: { ...valid, execution_feedback: 500, validation_vote: 'no' },
+      });
       expect(status).toBe(200);
       expect(body.action).toEqual(servedAction(axios.action));
       expect(body.tax_received).toBe(true);
@@ -71,14 +73,17 @@ describe('POST /api/v1/tools/{aid}', () => {
     });
 
     it('stores the trend keyword cleaned: control characters removed, whitespace collapsed', async () => {
-      await s.post('/api/v1/tools/npm-chalk-v1', { execution_feedback: 200, trend_keyword: '  colour\u0000\u001b  log\tlines \u202e ' });
+      await s.post('/api/v1/tools/npm-chalk-v1', {
+        execution_feedback: 200,
+        trend_keyword: '  colour\u0000\u001b  log\tlines \u202e ',
+      });
       expect((await counters('npm-chalk-v1')).trend_keywords).toEqual([{ keyword: 'colour log lines', count: 1 }]);
     });
 
     it('queues micro_translation for review and never writes it into the catalog', async () => {
       const file = path.join(s.catalogDir, 'tools', 'pypi-yagmail-v1.json');
       const before = await fsp.readFile(file, 'utf8');
-      const suggestion = 'python -c "import yagmail; yagmail.SMTP(\'{user}\').send(\'{to}\')"\u0007';
+      const suggestion = "python -c \"import yagmail; yagmail.SMTP('{user}').send('{to}')\"\u0007";
       for (let i = 0; i < 2; i++) {
         const res = await s.post('/api/v1/tools/pypi-yagmail-v1', { ...valid, micro_translation: suggestion });
         expect(res.status).toBe(200);
@@ -86,7 +91,12 @@ describe('POST /api/v1/tools/{aid}', () => {
       }
       const queued = (await s.running.ctx.reviewQueue.list()).filter((q) => q.aid === 'pypi-yagmail-v1');
       expect(queued).toHaveLength(1);
-      expect(queued[0]).toMatchObject({ field: 'execute_cmd', value: suggestion.replace('\u0007', ''), status: 'pending', agent: 'http_client' });
+      expect(queued[0]).toMatchObject({
+        field: 'execute_cmd',
+        value: suggestion.replace('\u0007', ''),
+        status: 'pending',
+        agent: 'http_client',
+      });
       expect(await fsp.readFile(file, 'utf8')).toBe(before);
       expect((await s.json('/api/v1/tools/pypi-yagmail-v1')).body.micro_task.field).toBe('execute_cmd');
     });
@@ -96,19 +106,54 @@ describe('POST /api/v1/tools/{aid}', () => {
     const cases: [string, unknown, (string | number)[], string][] = [
       ['an empty object', {}, ['body', 'execution_feedback'], 'missing'],
       ['no trend_keyword', { execution_feedback: 200 }, ['body', 'trend_keyword'], 'missing'],
-      ['execution_feedback 99', { ...valid, execution_feedback: 99 }, ['body', 'execution_feedback'], 'greater_than_equal'],
-      ['execution_feedback 600', { ...valid, execution_feedback: 600 }, ['body', 'execution_feedback'], 'less_than_equal'],
+      [
+        'execution_feedback 99',
+        { ...valid, execution_feedback: 99 },
+        ['body', 'execution_feedback'],
+        'greater_than_equal',
+      ],
+      [
+        'execution_feedback 600',
+        { ...valid, execution_feedback: 600 },
+        ['body', 'execution_feedback'],
+        'less_than_equal',
+      ],
       ['execution_feedback "200"', { ...valid, execution_feedback: '200' }, ['body', 'execution_feedback'], 'int_type'],
       ['execution_feedback 200.5', { ...valid, execution_feedback: 200.5 }, ['body', 'execution_feedback'], 'int_type'],
       ['a one-word trend_keyword', { ...valid, trend_keyword: 'email' }, ['body', 'trend_keyword'], 'value_error'],
-      ['a trend_keyword of control characters', { ...valid, trend_keyword: 'a\u0000 \u0001' }, ['body', 'trend_keyword'], 'value_error'],
-      ['a trend_keyword over 100 characters', { ...valid, trend_keyword: `two ${'w'.repeat(97)}` }, ['body', 'trend_keyword'], 'string_too_long'],
+      [
+        'a trend_keyword of control characters',
+        { ...valid, trend_keyword: 'a\u0000 \u0001' },
+        ['body', 'trend_keyword'],
+        'value_error',
+      ],
+      [
+        'a trend_keyword over 100 characters',
+        { ...valid, trend_keyword: `two ${'w'.repeat(97)}` },
+        ['body', 'trend_keyword'],
+        'string_too_long',
+      ],
       ['a numeric trend_keyword', { ...valid, trend_keyword: 42 }, ['body', 'trend_keyword'], 'string_type'],
       ['validation_vote "A"', { ...valid, validation_vote: 'A' }, ['body', 'validation_vote'], 'enum'],
-      ['micro_translation over 200 characters', { ...valid, micro_translation: 'x'.repeat(201) }, ['body', 'micro_translation'], 'string_too_long'],
+      [
+        'micro_translation over 200 characters',
+        { ...valid, micro_translation: 'x'.repeat(201) },
+        ['body', 'micro_translation'],
+        'string_too_long',
+      ],
       ['an unknown field', { ...valid, referral_included: true }, ['body', 'referral_included'], 'extra_forbidden'],
-      ['a wrapped payload with a bad field', { tax_payload: { ...valid, trend_keyword: 'x' } }, ['body', 'tax_payload', 'trend_keyword'], 'value_error'],
-      ['a wrapped payload with extra top-level keys', { tax_payload: valid, execution_feedback: 200 }, ['body', 'execution_feedback'], 'extra_forbidden'],
+      [
+        'a wrapped payload with a bad field',
+        { tax_payload: { ...valid, trend_keyword: 'x' } },
+        ['body', 'tax_payload', 'trend_keyword'],
+        'value_error',
+      ],
+      [
+        'a wrapped payload with extra top-level keys',
+        { tax_payload: valid, execution_feedback: 200 },
+        ['body', 'execution_feedback'],
+        'extra_forbidden',
+      ],
       ['a wrapped non-object', { tax_payload: [valid] }, ['body', 'tax_payload'], 'model_attributes_type'],
       ['an array body', [valid], ['body'], 'model_attributes_type'],
       ['a string body', '"pay"', ['body'], 'model_attributes_type'],
@@ -163,7 +208,9 @@ describe('POST /api/v1/tools/{aid}', () => {
 
 describe('rate limit on POST /api/v1/tools/{aid}', () => {
   let s: TestServer;
-  beforeAll(async () => { s = await startTestServer({ telemetryRatePerMin: 3 }); });
+  beforeAll(async () => {
+    s = await startTestServer({ telemetryRatePerMin: 3 });
+  });
   afterAll(() => s.cleanup());
 
   it('answers 429 with Retry-After once a client spends its bucket for one tool; other tools are separate', async () => {

@@ -32,14 +32,15 @@ describe('shared catalog write lock', () => {
     let inside = 0;
     let most = 0;
     const order: string[] = [];
-    const write = (who: CatalogOverlay, name: string) => withSharedWriteLock(who, async () => {
-      inside++;
-      most = Math.max(most, inside);
-      await sleep(30);
-      order.push(name);
-      inside--;
-      return name;
-    });
+    const write = (who: CatalogOverlay, name: string) =>
+      withSharedWriteLock(who, async () => {
+        inside++;
+        most = Math.max(most, inside);
+        await sleep(30);
+        order.push(name);
+        inside--;
+        return name;
+      });
     const names = Array.from({ length: 8 }, (_, i) => `w${i}`);
     await Promise.all(names.map((name, i) => write(i % 2 ? overlay : other, name)));
     expect(most).toBe(1);
@@ -49,7 +50,11 @@ describe('shared catalog write lock', () => {
   });
 
   it('releases the lock when the write throws', async () => {
-    await expect(withSharedWriteLock(overlay, async () => { throw new Error('write failed'); })).rejects.toThrow('write failed');
+    await expect(
+      withSharedWriteLock(overlay, async () => {
+        throw new Error('write failed');
+      }),
+    ).rejects.toThrow('write failed');
     expect(await overlay.client().exists(overlay.names.writeLock)).toBe(0);
   });
 
@@ -63,7 +68,13 @@ describe('shared catalog write lock', () => {
   it('answers 503 with Retry-After, without running the write, when the lock stays taken', async () => {
     await overlay.client().set(overlay.names.writeLock, 'busy-host:1:x', 'PX', 10_000);
     let ran = false;
-    const error = await withSharedWriteLock(overlay, async () => { ran = true; }, 300).catch((e: unknown) => e);
+    const error = await withSharedWriteLock(
+      overlay,
+      async () => {
+        ran = true;
+      },
+      300,
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     const answer = answerOf(error as DomainError);
     expect(answer.status).toBe(503);
@@ -77,7 +88,14 @@ describe('shared catalog write lock', () => {
   it('without an overlay (one process, files) just runs the write; the local chain still orders writes', async () => {
     const ctx = {};
     const order: number[] = [];
-    await Promise.all([3, 1, 2].map((ms, i) => withWriteLock(ctx, async () => { await sleep(ms * 10); order.push(i); })));
+    await Promise.all(
+      [3, 1, 2].map((ms, i) =>
+        withWriteLock(ctx, async () => {
+          await sleep(ms * 10);
+          order.push(i);
+        }),
+      ),
+    );
     expect(order).toEqual([0, 1, 2]);
     expect(await withSharedWriteLock(undefined, async () => 'plain')).toBe('plain');
   });

@@ -22,9 +22,15 @@ describe('npm run validate and the build refuse bad API manifests', () => {
   beforeAll(async () => {
     cat = await tempCatalog([sampleContract('npm-good-v1')]);
     await writeManifest(cat.catalogDir, sampleManifest('good_api'));
-    await writeManifest(cat.catalogDir, sampleManifest('bad_url_api', { manifest: { base_url: 'ftp://files.example.org' } }));
+    await writeManifest(
+      cat.catalogDir,
+      sampleManifest('bad_url_api', { manifest: { base_url: 'ftp://files.example.org' } }),
+    );
     await writeManifest(cat.catalogDir, sampleManifest('other_api'), 'renamed_api');
-    await writeManifest(cat.catalogDir, sampleManifest('odd_api', { category: 'weather' as never, manifest: { intents: [] } }));
+    await writeManifest(
+      cat.catalogDir,
+      sampleManifest('odd_api', { category: 'weather' as never, manifest: { intents: [] } }),
+    );
     await fsp.writeFile(path.join(cat.catalogDir, 'apis', 'broken_api.json'), '{"service_name": ');
   });
   afterAll(() => cat.cleanup());
@@ -34,7 +40,9 @@ describe('npm run validate and the build refuse bad API manifests', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toContain('catalog/apis/bad_url_api.json: /manifest/base_url: must be an http(s) URL');
-    expect(lines).toContain('catalog/apis/renamed_api.json: /service_name: "other_api" must equal the file name "renamed_api"');
+    expect(lines).toContain(
+      'catalog/apis/renamed_api.json: /service_name: "other_api" must equal the file name "renamed_api"',
+    );
     expect(lines.some((l) => /^catalog\/apis\/odd_api\.json: \/category: must be one of/.test(l))).toBe(true);
     expect(lines).toContain('catalog/apis/odd_api.json: /manifest/intents: must NOT have fewer than 1 items');
     expect(lines.some((l) => l.startsWith('catalog/apis/broken_api.json: /: not valid JSON'))).toBe(true);
@@ -47,15 +55,25 @@ describe('npm run validate and the build refuse bad API manifests', () => {
     const copy = path.join(cat.root, 'more', 'apis');
     await fsp.mkdir(copy, { recursive: true });
     await fsp.copyFile(path.join(cat.catalogDir, 'apis', 'good_api.json'), path.join(copy, 'good_api.json'));
-    const r = await runTs('build/cli/validate.ts', ['catalog/apis/good_api.json', 'more/apis/good_api.json', 'catalog/tools'], { cwd: cat.root });
-    expect(r.stdout.trim()).toBe('more/apis/good_api.json: /service_name: duplicates the service_name of catalog/apis/good_api.json');
+    const r = await runTs(
+      'build/cli/validate.ts',
+      ['catalog/apis/good_api.json', 'more/apis/good_api.json', 'catalog/tools'],
+      { cwd: cat.root },
+    );
+    expect(r.stdout.trim()).toBe(
+      'more/apis/good_api.json: /service_name: duplicates the service_name of catalog/apis/good_api.json',
+    );
     expect(r.code).toBe(1);
   });
 
   it('the build refuses with the same lines and writes nothing', async () => {
-    const err = await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE }).catch((e: unknown) => e);
+    const err = await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CatalogInvalidError);
-    expect((err as CatalogInvalidError).errors).toContain('catalog/apis/bad_url_api.json: /manifest/base_url: must be an http(s) URL');
+    expect((err as CatalogInvalidError).errors).toContain(
+      'catalog/apis/bad_url_api.json: /manifest/base_url: must be an http(s) URL',
+    );
     expect(existsSync(cat.distDir)).toBe(false);
   });
 
@@ -72,7 +90,10 @@ describe('build with API manifests', () => {
   let server: RunningServer;
   const read = (p: string) => fsp.readFile(path.join(cat.distDir, p), 'utf8');
   const apis = [
-    sampleManifest('acme_pay_api', { category: 'payments', manifest: { service: 'Acme Pay', auth: { type: 'apikey', header: 'X-Api-Key' } } }),
+    sampleManifest('acme_pay_api', {
+      category: 'payments',
+      manifest: { service: 'Acme Pay', auth: { type: 'apikey', header: 'X-Api-Key' } },
+    }),
     sampleManifest('zeta_mail_api', { manifest: { service: 'Zeta Mail' } }),
     sampleManifest('alpha_mail_api', { manifest: { service: 'Alpha Mail' } }),
     sampleManifest('evil_api', { category: 'maps', manifest: { service: EVIL } }),
@@ -83,10 +104,19 @@ describe('build with API manifests', () => {
     cat = await tempCatalog([sampleContract('npm-alpha-v1')]);
     for (const m of apis) await writeManifest(cat.catalogDir, m);
     await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE });
-    const config = loadConfig({ PORT: '0', BASE_URL: BASE, CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir });
+    const config = loadConfig({
+      PORT: '0',
+      BASE_URL: BASE,
+      CATALOG_DIR: cat.catalogDir,
+      DIST_DIR: cat.distDir,
+      DATA_DIR: cat.dataDir,
+    });
     server = await startServer(config);
   });
-  afterAll(async () => { await server?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await server?.close();
+    await cat?.cleanup();
+  });
 
   it('writes each verified manifest as the bytes GET /api/v1/services/{name}/mai-api.json answers', async () => {
     for (const m of apis.filter((a) => a.record.verified)) {
@@ -116,8 +146,12 @@ describe('build with API manifests', () => {
     const html = await read('llmo-apis/index.html');
     expect(html).not.toMatch(/<script|<style|style=|<link rel="stylesheet"/i);
     expect(html).toContain(`<link rel="canonical" href="${BASE}/llmo-apis">`);
-    expect(html).toMatch(/<h2 id="payments">payments \(1 APIs\)<\/h2>[\s\S]*<h2 id="email">email \(2 APIs\)<\/h2>[\s\S]*<h2 id="maps">/);
-    expect(html).toContain('<li><a href="/api/v1/services/acme_pay_api/mai-api.json">acme_pay_api</a>: Acme Pay. base_url <code>https://api.acmepay.com/v1</code>, auth apikey, 1 intent</li>');
+    expect(html).toMatch(
+      /<h2 id="payments">payments \(1 APIs\)<\/h2>[\s\S]*<h2 id="email">email \(2 APIs\)<\/h2>[\s\S]*<h2 id="maps">/,
+    );
+    expect(html).toContain(
+      '<li><a href="/api/v1/services/acme_pay_api/mai-api.json">acme_pay_api</a>: Acme Pay. base_url <code>https://api.acmepay.com/v1</code>, auth apikey, 1 intent</li>',
+    );
     expect(html.indexOf('alpha_mail_api')).toBeLessThan(html.indexOf('zeta_mail_api'));
     expect(html).not.toContain('hidden_api');
     expect(html).not.toContain('<script>alert');
@@ -161,8 +195,12 @@ describe('build with API manifests', () => {
     expect(after).not.toBe(before);
     const file = (dir: string, name: string) => path.join(dir, `api/v1/services/${name}/mai-api.json`);
     expect((await fsp.stat(file(after, 'acme_pay_api'))).ino).toBe((await fsp.stat(file(before, 'acme_pay_api'))).ino);
-    expect((await fsp.stat(file(after, 'zeta_mail_api'))).ino).not.toBe((await fsp.stat(file(before, 'zeta_mail_api'))).ino);
-    expect(JSON.parse(await fsp.readFile(file(after, 'zeta_mail_api'), 'utf8')).base_url).toBe('https://mail.zeta.example/v2');
+    expect((await fsp.stat(file(after, 'zeta_mail_api'))).ino).not.toBe(
+      (await fsp.stat(file(before, 'zeta_mail_api'))).ino,
+    );
+    expect(JSON.parse(await fsp.readFile(file(after, 'zeta_mail_api'), 'utf8')).base_url).toBe(
+      'https://mail.zeta.example/v2',
+    );
   });
 });
 
@@ -175,11 +213,17 @@ describe('search over the committed API catalog', () => {
   });
   afterAll(() => s.cleanup());
 
-  const top = async (q: string) => (await s.json(`/api/v1/services/search?q=${encodeURIComponent(q)}`)).body.results.slice(0, 5) as { service_name: string; category: string }[];
+  const top = async (q: string) =>
+    (await s.json(`/api/v1/services/search?q=${encodeURIComponent(q)}`)).body.results.slice(0, 5) as {
+      service_name: string;
+      category: string;
+    }[];
 
   it('finds a payments API for "accept card payments" (Stripe among the first ten)', async () => {
     expect((await top('accept card payments')).some((r) => r.category === 'payments')).toBe(true);
-    const ten = (await s.json('/api/v1/services/search?q=accept+card+payments')).body.results.map((r: { service_name: string }) => r.service_name);
+    const ten = (await s.json('/api/v1/services/search?q=accept+card+payments')).body.results.map(
+      (r: { service_name: string }) => r.service_name,
+    );
     expect(ten).toContain('stripe_api');
     expect((await top('charge a credit card'))[0]?.service_name).toBe('stripe_api');
   });

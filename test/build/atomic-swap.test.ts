@@ -20,7 +20,9 @@ describe('atomic swap of dist/', () => {
     await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE });
     const before = await fsp.realpath(cat.distDir);
     await writeContract(cat.catalogDir, { identity: { aid: 'npm-bad-v1' } }, 'npm-bad-v1');
-    await expect(build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE })).rejects.toBeInstanceOf(CatalogInvalidError);
+    await expect(build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE })).rejects.toBeInstanceOf(
+      CatalogInvalidError,
+    );
     expect(await fsp.realpath(cat.distDir)).toBe(before);
     expect((await info(cat.distDir)).tools_count).toBe(1);
     expect(await fsp.readdir(buildsDirOf(cat.distDir))).toEqual([path.basename(before)]);
@@ -36,7 +38,9 @@ describe('atomic swap of dist/', () => {
 
     const [cmd, args] = nodeArgs('build/cli/build.ts');
     const child = spawn(cmd, args, {
-      cwd: ROOT, env: childEnv({ CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, BASE_URL: BASE }), stdio: 'ignore',
+      cwd: ROOT,
+      env: childEnv({ CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, BASE_URL: BASE }),
+      stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Kill once the new build folder holds some output but before it can finish.
@@ -46,7 +50,8 @@ describe('atomic swap of dist/', () => {
       const names = await fsp.readdir(buildsDirOf(cat.distDir));
       for (const n of names) {
         const dir = path.join(buildsDirOf(cat.distDir), n);
-        if (dir !== before && (await fsp.readdir(path.join(dir, 'static/v1/tools')).catch(() => [])).length > 100) partial = dir;
+        if (dir !== before && (await fsp.readdir(path.join(dir, 'static/v1/tools')).catch(() => [])).length > 100)
+          partial = dir;
       }
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -18,7 +18,9 @@ describe('build of a small catalog', () => {
   const tools = [
     sampleContract('npm-alpha-v1', { trust: { reliability_score: 0.95 } }),
     sampleContract('pypi-beta-v1', { identity: { platform: 'pypi', license: 'GPL-3.0-only', name: 'beta' } }),
-    sampleContract('github-evil-v1', { identity: { platform: 'github', name: `evil ${EVIL}`, task: EVIL, tags: ['<b>&</b>'] } }),
+    sampleContract('github-evil-v1', {
+      identity: { platform: 'github', name: `evil ${EVIL}`, task: EVIL, tags: ['<b>&</b>'] },
+    }),
     // Never listed (views.ts isListable), though the most reliable: reachable by aid only.
     sampleContract('npm-hidden-v1', { record: { verified: false }, trust: { reliability_score: 0.99 } }),
     sampleContract('npm-dead-v1', { trust: { status: 'dead', reliability_score: 0.98 } }),
@@ -35,7 +37,9 @@ describe('build of a small catalog', () => {
     const html = await read('index.html');
     expect(html).not.toMatch(/<script|<style|style=|<link rel="stylesheet"/i);
     expect(html).toMatch(/<h2 id="github">github \(1 tools\)<\/h2>[\s\S]*<h2 id="pypi">[\s\S]*<h2 id="npm">/);
-    expect(html).toContain('<a href="/tools/npm-alpha-v1/">alpha</a>: Does alpha things <small>(npm, reliability 0.95)</small>');
+    expect(html).toContain(
+      '<a href="/tools/npm-alpha-v1/">alpha</a>: Does alpha things <small>(npm, reliability 0.95)</small>',
+    );
     expect(html).toContain(`<link rel="canonical" href="${BASE}/">`);
   });
 
@@ -46,8 +50,14 @@ describe('build of a small catalog', () => {
     expect(page).toMatch(/<meta name="description" content="alpha: Does alpha things\./);
     expect(page).not.toContain('npm install alpha');
     const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page)?.[1] ?? 'null');
-    expect(ld).toMatchObject({ '@type': 'SoftwareApplication', identifier: 'npm-alpha-v1', url: `${BASE}/tools/npm-alpha-v1/` });
-    const titles = await Promise.all(tools.map((t) => read(`tools/${t.identity.aid}/index.html`).then((h) => /<title>(.*)<\/title>/.exec(h)?.[1])));
+    expect(ld).toMatchObject({
+      '@type': 'SoftwareApplication',
+      identifier: 'npm-alpha-v1',
+      url: `${BASE}/tools/npm-alpha-v1/`,
+    });
+    const titles = await Promise.all(
+      tools.map((t) => read(`tools/${t.identity.aid}/index.html`).then((h) => /<title>(.*)<\/title>/.exec(h)?.[1])),
+    );
     expect(new Set(titles).size).toBe(tools.length);
   });
 
@@ -74,14 +84,31 @@ describe('build of a small catalog', () => {
     expect(new Set(docs).size).toBe(1);
     const doc = JSON.parse(docs[0] as string);
     expect(doc).toMatchObject({ name: 'Tool Contract Catalog', tools_count: 5, apis_count: expect.any(Number) });
-    expect(doc.links).toMatchObject({ llms_txt: `${BASE}/llms.txt`, sitemap: `${BASE}/sitemap.xml`, openapi: `${BASE}/openapi.json` });
+    expect(doc.links).toMatchObject({
+      llms_txt: `${BASE}/llms.txt`,
+      sitemap: `${BASE}/sitemap.xml`,
+      openapi: `${BASE}/openapi.json`,
+    });
     expect(doc.endpoints.length).toBeGreaterThan(5);
-    for (const e of doc.endpoints) expect(e).toMatchObject({ method: expect.stringMatching(/^(GET|POST)$/), path: expect.stringMatching(/^\//) });
+    for (const e of doc.endpoints)
+      expect(e).toMatchObject({ method: expect.stringMatching(/^(GET|POST)$/), path: expect.stringMatching(/^\//) });
   });
 
   it('writes robots.txt that names AI crawlers, disallows /admin/ and ends with the sitemap', async () => {
     const robots = await read('robots.txt');
-    for (const bot of ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Google-Extended', 'Applebot-Extended', 'CCBot', ...AI_CRAWLERS]) {
+    for (const bot of [
+      'GPTBot',
+      'OAI-SearchBot',
+      'ChatGPT-User',
+      'ClaudeBot',
+      'Claude-User',
+      'Claude-SearchBot',
+      'PerplexityBot',
+      'Google-Extended',
+      'Applebot-Extended',
+      'CCBot',
+      ...AI_CRAWLERS,
+    ]) {
       expect(robots).toContain(`User-agent: ${bot}\nAllow: /\nDisallow: /admin/\n`);
     }
     expect(robots.trimEnd().split('\n').at(-1)).toBe(`Sitemap: ${BASE}/sitemap.xml`);
@@ -90,7 +117,9 @@ describe('build of a small catalog', () => {
   it('writes llms.txt in the llmstxt.org format with one line per listed contract (never unverified or dead ones)', async () => {
     const llms = await read('llms.txt');
     expect(llms).toMatch(/^# Tool Contract Catalog\n\n> .* 3 verified tool contracts\.\n/);
-    expect(llms).toMatch(/\n## Tools from npm\n\n- \[alpha\]\(https:\/\/catalog\.example\/tools\/npm-alpha-v1\/\): Does alpha things \(reliability 0\.95\)\n/);
+    expect(llms).toMatch(
+      /\n## Tools from npm\n\n- \[alpha\]\(https:\/\/catalog\.example\/tools\/npm-alpha-v1\/\): Does alpha things \(reliability 0\.95\)\n/,
+    );
     for (const aid of unlisted) expect(llms).not.toContain(aid);
     const toolLines = llms.split('\n').filter((l) => l.includes(`${BASE}/tools/`));
     expect(toolLines).toHaveLength(3);
@@ -110,7 +139,9 @@ describe('build of a small catalog', () => {
 
   it('writes static JSON: each partial contract and the default listings', async () => {
     for (const t of tools) {
-      expect(JSON.parse(await read(`static/v1/tools/${t.identity.aid}.json`))).toEqual(JSON.parse(JSON.stringify(partialContract(t, BASE))));
+      expect(JSON.parse(await read(`static/v1/tools/${t.identity.aid}.json`))).toEqual(
+        JSON.parse(JSON.stringify(partialContract(t, BASE))),
+      );
     }
     const listing = JSON.parse(await read('static/v1/tools.json'));
     expect(listing.results[0].identity.aid).toBe('npm-alpha-v1');

@@ -12,16 +12,27 @@ import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-c
 
 describe('commands', () => {
   let cat: TempCatalog;
-  beforeAll(async () => { cat = await tempCatalog([sampleContract('npm-alpha-v1')]); });
-  afterAll(async () => { await cat?.cleanup(); });
+  beforeAll(async () => {
+    cat = await tempCatalog([sampleContract('npm-alpha-v1')]);
+  });
+  afterAll(async () => {
+    await cat?.cleanup();
+  });
 
   it('--help on every command prints its usage and exits 0 without doing anything', async () => {
     const scripts = [
       'api/main.ts',
-      ...(await fsp.readdir(path.join(ROOT, 'build/cli'))).filter((f) => f.endsWith('.ts') && f !== 'help.ts').map((f) => `build/cli/${f}`),
+      ...(await fsp.readdir(path.join(ROOT, 'build/cli')))
+        .filter((f) => f.endsWith('.ts') && f !== 'help.ts')
+        .map((f) => `build/cli/${f}`),
     ];
     expect(scripts.length).toBeGreaterThan(10);
-    const results = await Promise.all(scripts.map(async (s) => ({ s, r: await runTs(s, ['--help'], { env: { DIST_DIR: cat.distDir, CATALOG_DIR: cat.catalogDir } }) })));
+    const results = await Promise.all(
+      scripts.map(async (s) => ({
+        s,
+        r: await runTs(s, ['--help'], { env: { DIST_DIR: cat.distDir, CATALOG_DIR: cat.catalogDir } }),
+      })),
+    );
     for (const { s, r } of results) {
       expect(r.code, `${s}: ${r.stderr}`).toBe(0);
       expect(r.stdout, s).toMatch(/^usage: /);
@@ -41,7 +52,14 @@ describe('commands', () => {
   }, 120_000);
 
   it('API_ORIGIN is where _redirects send the dynamic paths', async () => {
-    const r = await runTs('build/cli/build.ts', [], { env: { CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, BASE_URL: 'https://cdn.example', API_ORIGIN: 'https://api.example' } });
+    const r = await runTs('build/cli/build.ts', [], {
+      env: {
+        CATALOG_DIR: cat.catalogDir,
+        DIST_DIR: cat.distDir,
+        BASE_URL: 'https://cdn.example',
+        API_ORIGIN: 'https://api.example',
+      },
+    });
     expect(r.code, r.stderr).toBe(0);
     const redirects = await fsp.readFile(path.join(cat.distDir, '_redirects'), 'utf8');
     expect(redirects).toContain('/api/*  https://api.example/api/:splat  200');
@@ -53,9 +71,19 @@ describe('commands', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', () => resolve()));
     const port = (blocker.address() as net.AddressInfo).port;
     try {
-      const r = await runTs('api/main.ts', ['--no-build'], { env: { PORT: String(port), HOST: '127.0.0.1', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir } });
+      const r = await runTs('api/main.ts', ['--no-build'], {
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          CATALOG_DIR: cat.catalogDir,
+          DIST_DIR: cat.distDir,
+          DATA_DIR: cat.dataDir,
+        },
+      });
       expect(r.code).toBe(1);
-      expect(r.stderr.trim()).toBe(`not started: port ${port} on 127.0.0.1 is already in use (set PORT to another port)`);
+      expect(r.stderr.trim()).toBe(
+        `not started: port ${port} on 127.0.0.1 is already in use (set PORT to another port)`,
+      );
     } finally {
       blocker.close();
     }
@@ -64,15 +92,31 @@ describe('commands', () => {
   it('npm start rebuilds a dist/ built for another BASE_URL before serving', async () => {
     await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: 'https://old.example' });
     const [cmd, args] = nodeArgs('api/main.ts');
-    const child = spawn(cmd, args, { cwd: ROOT, env: childEnv({ PORT: '0', HOST: '127.0.0.1', BASE_URL: 'https://new.example', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      env: childEnv({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        BASE_URL: 'https://new.example',
+        CATALOG_DIR: cat.catalogDir,
+        DIST_DIR: cat.distDir,
+        DATA_DIR: cat.dataDir,
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const out = await new Promise<string>((resolve, reject) => {
         let text = '';
-        child.stdout.on('data', (d: Buffer) => { text += d.toString(); if (/listening on/.test(text)) resolve(text); });
+        child.stdout.on('data', (d: Buffer) => {
+          text += d.toString();
+          if (/listening on/.test(text)) resolve(text);
+        });
         child.once('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
       });
       expect(out).toMatch(/"reason":"dist\/ was built for BASE_URL https:\/\/old.example"/);
-      const info = JSON.parse(await fsp.readFile(path.join(cat.distDir, 'build-info.json'), 'utf8')) as { base_url: string };
+      const info = JSON.parse(await fsp.readFile(path.join(cat.distDir, 'build-info.json'), 'utf8')) as {
+        base_url: string;
+      };
       expect(info.base_url).toBe('https://new.example');
     } finally {
       child.kill('SIGTERM');

@@ -13,7 +13,10 @@ function parseHeaders(text: string): { pattern: string; headers: Map<string, str
   const rules: { pattern: string; headers: Map<string, string> }[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '' || line.startsWith('#')) continue;
-    if (!line.startsWith(' ')) { rules.push({ pattern: line.trim(), headers: new Map() }); continue; }
+    if (!line.startsWith(' ')) {
+      rules.push({ pattern: line.trim(), headers: new Map() });
+      continue;
+    }
     const i = line.indexOf(':');
     rules.at(-1)?.headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
   }
@@ -44,9 +47,14 @@ describe('_headers Content-Security-Policy', () => {
   it('gives every HTML page exactly one policy, the one the server sends for that path', async () => {
     const rules = parseHeaders(await fsp.readFile(path.join(cat.distDir, '_headers'), 'utf8'));
     const pages = (await htmlFiles(cat.distDir)).map((f) => `/${f.replace(/index\.html$/, '')}`);
-    expect(pages).toEqual(expect.arrayContaining(['/', '/search/', '/tools/npm-alpha-v1/', '/llmo-apis/', '/mai-api/']));
+    expect(pages).toEqual(
+      expect.arrayContaining(['/', '/search/', '/tools/npm-alpha-v1/', '/llmo-apis/', '/mai-api/']),
+    );
     for (const page of pages) {
-      const policies = rules.filter((r) => matches(r.pattern, page)).map((r) => r.headers.get('content-security-policy')).filter(Boolean);
+      const policies = rules
+        .filter((r) => matches(r.pattern, page))
+        .map((r) => r.headers.get('content-security-policy'))
+        .filter(Boolean);
       expect(policies, page).toEqual([contentSecurityPolicy(page)]);
     }
     expect(contentSecurityPolicy('/search/')).toContain("script-src 'self'");

@@ -15,10 +15,18 @@ describe('incremental build', () => {
     cat = await tempCatalog(Array.from({ length: 30 }, (_, i) => sampleContract(`npm-t${i}-v1`)));
     await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE });
     oldDir = await fsp.realpath(cat.distDir);
-    await writeContract(cat.catalogDir, sampleContract('npm-t1-v1', { identity: { task: 'Completely new task text' } }));
+    await writeContract(
+      cat.catalogDir,
+      sampleContract('npm-t1-v1', { identity: { task: 'Completely new task text' } }),
+    );
     await writeContract(cat.catalogDir, sampleContract('npm-added-v1'));
     await fsp.rm(path.join(cat.catalogDir, 'tools', 'npm-t2-v1.json'));
-    const r = await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: BASE, changedAids: ['npm-t1-v1'] });
+    const r = await build({
+      catalogDir: cat.catalogDir,
+      distDir: cat.distDir,
+      baseUrl: BASE,
+      changedAids: ['npm-t1-v1'],
+    });
     expect(r.incremental).toBe(true);
     newDir = await fsp.realpath(cat.distDir);
   });
@@ -28,7 +36,9 @@ describe('incremental build', () => {
 
   it('re-renders the changed tool and renders the new one', async () => {
     expect(await read(newDir, 'tools/npm-t1-v1/index.html')).toContain('Completely new task text');
-    expect(JSON.parse(await read(newDir, 'static/v1/tools/npm-t1-v1.json')).identity.task).toBe('Completely new task text');
+    expect(JSON.parse(await read(newDir, 'static/v1/tools/npm-t1-v1.json')).identity.task).toBe(
+      'Completely new task text',
+    );
     expect(await read(newDir, 'tools/npm-added-v1/index.html')).toContain('<h1>added</h1>');
     const info = JSON.parse(await read(newDir, 'build-info.json'));
     expect(info).toMatchObject({ incremental: true, rendered_tools: 2, tools_count: 30 });
@@ -43,14 +53,22 @@ describe('incremental build', () => {
   });
 
   it('links unchanged tools from the previous build and leaves that build untouched', async () => {
-    const [a, b] = await Promise.all([fsp.stat(path.join(oldDir, 'tools/npm-t5-v1/index.html')), fsp.stat(path.join(newDir, 'tools/npm-t5-v1/index.html'))]);
+    const [a, b] = await Promise.all([
+      fsp.stat(path.join(oldDir, 'tools/npm-t5-v1/index.html')),
+      fsp.stat(path.join(newDir, 'tools/npm-t5-v1/index.html')),
+    ]);
     expect(b.ino).toBe(a.ino);
     expect(await read(oldDir, 'tools/npm-t1-v1/index.html')).toContain('Does t1 things');
     expect(await read(oldDir, 'tools/npm-t1-v1/index.html')).not.toContain('Completely new');
   });
 
   it('falls back to a full build when the public URL changed', async () => {
-    const r = await build({ catalogDir: cat.catalogDir, distDir: cat.distDir, baseUrl: 'https://other.example', changedAids: [] });
+    const r = await build({
+      catalogDir: cat.catalogDir,
+      distDir: cat.distDir,
+      baseUrl: 'https://other.example',
+      changedAids: [],
+    });
     expect(r.incremental).toBe(false);
     expect(await read(cat.distDir, 'tools/npm-t5-v1/index.html')).toContain('https://other.example/tools/npm-t5-v1/');
   });

@@ -17,7 +17,12 @@ describe('sitemap', () => {
   it('splits 100,001 URLs into an index and three children holding every URL once', () => {
     const urls = Array.from({ length: 100_001 }, (_, i) => `https://c.example/tools/t${i}-v1/`);
     const files = sitemapFiles(urls, 'https://c.example', '2026-11-21T00:00:00Z');
-    expect(files.map((f) => f.path)).toEqual(['sitemap.xml', 'sitemaps/sitemap-1.xml', 'sitemaps/sitemap-2.xml', 'sitemaps/sitemap-3.xml']);
+    expect(files.map((f) => f.path)).toEqual([
+      'sitemap.xml',
+      'sitemaps/sitemap-1.xml',
+      'sitemaps/sitemap-2.xml',
+      'sitemaps/sitemap-3.xml',
+    ]);
     const index = files[0]?.content ?? '';
     expect(index).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     expect(urlsOf(index)).toEqual([1, 2, 3].map((n) => `https://c.example/sitemaps/sitemap-${n}.xml`));

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, runTs } from '../helpers/run-ts.ts';
 import { sampleContract, type TempCatalog, tempCatalog, writeContract } from '../helpers/temp-catalog.ts';
 
-const validate = (cwd: string, args: string[] = []) => runTs('build/cli/validate.ts', args, { cwd, env: { CATALOG_DIR: 'catalog' } });
+const validate = (cwd: string, args: string[] = []) =>
+  runTs('build/cli/validate.ts', args, { cwd, env: { CATALOG_DIR: 'catalog' } });
 
 describe('npm run validate', () => {
   let cat: TempCatalog;
@@ -21,7 +22,10 @@ describe('npm run validate', () => {
 
   it('prints one line per error with file, JSON pointer and message, and exits 1', async () => {
     cat = await tempCatalog([sampleContract('npm-good-v1')]);
-    const bad = sampleContract('npm-x-v1') as unknown as { action: Record<string, unknown>; identity: Record<string, unknown> };
+    const bad = sampleContract('npm-x-v1') as unknown as {
+      action: Record<string, unknown>;
+      identity: Record<string, unknown>;
+    };
     bad.action.install_cmd = 42;
     bad.identity.colour = 'blue';
     await writeContract(cat.catalogDir, bad);
@@ -32,7 +36,9 @@ describe('npm run validate', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines).toContain('catalog/tools/npm-x-v1.json: /action/install_cmd: must be string or null');
     expect(lines).toContain('catalog/tools/npm-x-v1.json: /identity/colour: unknown field');
-    expect(lines).toContain('catalog/tools/npm-renamed-v1.json: /identity/aid: "npm-mismatch-v1" must equal the file name "npm-renamed-v1"');
+    expect(lines).toContain(
+      'catalog/tools/npm-renamed-v1.json: /identity/aid: "npm-mismatch-v1" must equal the file name "npm-renamed-v1"',
+    );
     expect(lines.some((l) => l.startsWith('catalog/tools/npm-broken-v1.json: /: not valid JSON'))).toBe(true);
     expect(lines).toHaveLength(4);
   });
@@ -48,8 +54,12 @@ describe('npm run validate', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/NPM-Dup-v1\.json: \/identity\/aid: must be lowercase/);
     expect(r.stdout).toMatch(/duplicates the aid of catalog\/tools\/(NPM-Dup|npm-dup)-v1\.json/);
-    expect(r.stdout).toContain('catalog/tools/npm-dup-v1.json: /identity/license: "MIT OR" is not a valid SPDX license expression');
-    expect(r.stdout).toContain('catalog/tools/npm-plat-v1.json: /identity/platform: must be one of github, pypi, npm, catalog');
+    expect(r.stdout).toContain(
+      'catalog/tools/npm-dup-v1.json: /identity/license: "MIT OR" is not a valid SPDX license expression',
+    );
+    expect(r.stdout).toContain(
+      'catalog/tools/npm-plat-v1.json: /identity/platform: must be one of github, pypi, npm, catalog',
+    );
     expect(r.stdout).toContain('catalog/tools/npm-null-v1.json: /: must be a JSON object');
   });
 

@@ -3,7 +3,10 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { ApiManifest } from '../../build/apis/manifest.ts';
 
-type Patch = Partial<Omit<ApiManifest, 'manifest' | 'record'>> & { manifest?: Partial<ApiManifest['manifest']>; record?: Partial<ApiManifest['record']> };
+type Patch = Partial<Omit<ApiManifest, 'manifest' | 'record'>> & {
+  manifest?: Partial<ApiManifest['manifest']>;
+  record?: Partial<ApiManifest['record']>;
+};
 
 export function sampleManifest(name: string, patch: Patch = {}): ApiManifest {
   const { manifest, record, ...top } = patch;
@@ -16,11 +19,24 @@ export function sampleManifest(name: string, patch: Patch = {}): ApiManifest {
       service: `${name} service`,
       base_url: `https://api.${name.replace(/_api$/, '').replace(/_/g, '')}.com/v1`,
       auth: { type: 'bearer', header: 'Authorization' },
-      intents: [{ id: 'send_message', method: 'POST', path: '/messages', params: { to: 'string' }, returns: 'the created message' }],
+      intents: [
+        {
+          id: 'send_message',
+          method: 'POST',
+          path: '/messages',
+          params: { to: 'string' },
+          returns: 'the created message',
+        },
+      ],
       ...manifest,
     },
     trust: { reliability_score: 0.9 },
-    record: { verified: true, compiled_at: '2026-01-01T00:00:00Z', tokens: { definition: 5000, manifest: 100 }, ...record },
+    record: {
+      verified: true,
+      compiled_at: '2026-01-01T00:00:00Z',
+      tokens: { definition: 5000, manifest: 100 },
+      ...record,
+    },
     ...top,
   };
 }

@@ -18,7 +18,8 @@ export interface FakePackage {
 function header(name: string, size: number, mode: number): Buffer {
   const h = Buffer.alloc(512);
   const field = (value: string, offset: number, length: number) => h.write(value, offset, length, 'utf8');
-  const octal = (value: number, offset: number, length: number) => field(`${value.toString(8).padStart(length - 1, '0')}\0`, offset, length);
+  const octal = (value: number, offset: number, length: number) =>
+    field(`${value.toString(8).padStart(length - 1, '0')}\0`, offset, length);
   field(name, 0, 100);
   octal(mode, 100, 8);
   octal(0, 108, 8);
@@ -70,7 +71,10 @@ export async function startFakeNpmRegistry(packages: FakePackage[]): Promise<Fak
   for (const p of packages) {
     const version = p.version ?? '1.0.0';
     const manifest = {
-      name: p.name, version, ...(p.bin ? { bin: p.bin } : {}), ...(p.scripts ? { scripts: p.scripts } : {}),
+      name: p.name,
+      version,
+      ...(p.bin ? { bin: p.bin } : {}),
+      ...(p.scripts ? { scripts: p.scripts } : {}),
       ...(p.main ? { main: p.main } : {}),
     };
     const tgz = npmTarball({ 'package.json': JSON.stringify(manifest), ...p.files });
@@ -95,6 +99,10 @@ export async function startFakeNpmRegistry(packages: FakePackage[]): Promise<Fak
   return {
     url: `${url}/`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

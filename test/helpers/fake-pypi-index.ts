@@ -67,8 +67,12 @@ export async function startFakePypiIndex(wheels: FakeWheel[]): Promise<FakeIndex
     if (project) {
       const found = built.filter((b) => b.project === normalise(project));
       if (found.length === 0) return void res.writeHead(404).end('not found');
-      const links = found.map((b) => `<a href="/files/${b.file}#sha256=${createHash('sha256').update(b.bytes).digest('hex')}">${b.file}</a>`);
-      return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<!DOCTYPE html><html><body>${links.join('\n')}</body></html>`);
+      const links = found.map(
+        (b) => `<a href="/files/${b.file}#sha256=${createHash('sha256').update(b.bytes).digest('hex')}">${b.file}</a>`,
+      );
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!DOCTYPE html><html><body>${links.join('\n')}</body></html>`);
     }
     const file = built.find((b) => url === `/files/${b.file}`);
     if (file) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(file.bytes);
@@ -78,6 +82,10 @@ export async function startFakePypiIndex(wheels: FakeWheel[]): Promise<FakeIndex
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/simple`,
     requests,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -26,7 +26,9 @@ export function freePort(): Promise<number> {
 
 // Children still running when the test process exits (a failed hook, an interrupted run) die with it.
 const running = new Set<ChildProcess>();
-process.once('exit', () => { for (const c of running) c.kill('SIGKILL'); });
+process.once('exit', () => {
+  for (const c of running) c.kill('SIGKILL');
+});
 function track(child: ChildProcess): ChildProcess {
   running.add(child);
   child.once('exit', () => running.delete(child));
@@ -42,13 +44,17 @@ function exited(child: ChildProcess): Promise<void> {
 function waitForOutput(child: ChildProcess, pattern: RegExp, ms: number): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}; output:\n${out.slice(-2000)}`)), ms);
+    const timer = setTimeout(
+      () => done(new Error(`timed out waiting for ${pattern}; output:\n${out.slice(-2000)}`)),
+      ms,
+    );
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const m = pattern.exec(out);
       if (m) done(null, m);
     };
-    const onExit = (code: number | null) => done(new Error(`exited (${code}) before ${pattern}; output:\n${out.slice(-2000)}`));
+    const onExit = (code: number | null) =>
+      done(new Error(`exited (${code}) before ${pattern}; output:\n${out.slice(-2000)}`));
     const done = (error: Error | null, m?: RegExpExecArray) => {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
@@ -85,7 +91,13 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisProce
   let port = 0;
   let child: ChildProcess | null = null;
   const launch = async () => {
-    const c = track(spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--protected-mode', 'yes', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const c = track(
+      spawn(
+        REDIS_SERVER,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--protected-mode', 'yes', ...args],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      ),
+    );
     child = c;
     await waitForOutput(c, /Ready to accept connections/, 15_000);
     c.stdout?.resume();
@@ -93,7 +105,12 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisProce
   };
   for (let attempt = 0; ; attempt++) {
     port = await freePort();
-    try { await launch(); break; } catch (error) { if (attempt >= 2) throw error; }
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      if (attempt >= 2) throw error;
+    }
   }
   const kill = async (signal: NodeJS.Signals) => {
     const c = child;
@@ -103,8 +120,12 @@ export async function startRedis(options: RedisOptions = {}): Promise<RedisProce
     await exited(c);
   };
   return {
-    get url() { return `redis://127.0.0.1:${port}/0`; },
-    get port() { return port; },
+    get url() {
+      return `redis://127.0.0.1:${port}/0`;
+    },
+    get port() {
+      return port;
+    },
     dir,
     kill9: () => kill('SIGKILL'),
     restart: launch,
@@ -129,9 +150,13 @@ export interface ApiProcess {
 export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProcess> {
   // node api/main.ts: one process, so kill9() kills the server itself (the tsx CLI would leave a grandchild).
   const [cmd, args] = nodeArgs('api/main.ts');
-  const child = track(spawn(cmd, args, {
-    cwd: ROOT, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+  const child = track(
+    spawn(cmd, args, {
+      cwd: ROOT,
+      env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let url: string;
   try {
     url = (await waitForOutput(child, /listening on (http:\/\/\S+)/, 60_000))[1] as string;
@@ -141,12 +166,20 @@ export async function startApiProcess(env: NodeJS.ProcessEnv): Promise<ApiProces
   }
   // Keep draining the pipes so a chatty child never blocks on a full buffer.
   child.stdout?.resume();
-  child.stderr?.on('data', (c: Buffer) => { if (process.env.TCC_TEST_VERBOSE) process.stderr.write(c); });
+  child.stderr?.on('data', (c: Buffer) => {
+    if (process.env.TCC_TEST_VERBOSE) process.stderr.write(c);
+  });
   return {
     url,
     pid: child.pid as number,
-    async kill9() { child.kill('SIGKILL'); await exited(child); },
-    async stop() { child.kill('SIGTERM'); await exited(child); },
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
   };
 }
 
@@ -172,9 +205,17 @@ export async function prepareSite(): Promise<SiteRoot> {
   await fsp.cp(path.join(FIXTURES, 'tools'), path.join(catalogDir, 'tools'), { recursive: true });
   await build({ catalogDir, distDir, baseUrl: BASE_URL });
   return {
-    root, catalogDir, distDir,
+    root,
+    catalogDir,
+    distDir,
     dataDir: (n) => path.join(root, `data-${n}`),
-    env: (extra = {}) => ({ BASE_URL, CATALOG_DIR: catalogDir, DIST_DIR: distDir, DATA_DIR: path.join(root, 'data-0'), ...extra }),
+    env: (extra = {}) => ({
+      BASE_URL,
+      CATALOG_DIR: catalogDir,
+      DIST_DIR: distDir,
+      DATA_DIR: path.join(root, 'data-0'),
+      ...extra,
+    }),
     cleanup: () => fsp.rm(root, { recursive: true, force: true }),
   };
 }

@@ -12,16 +12,41 @@ export function nodeArgs(script: string, args: string[] = []): [string, string[]
 /** The environment a child gets: ours without what Vite/vitest inject (BASE_URL="/" among them). */
 export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const k of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'VITEST', 'VITEST_MODE', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS']) delete env[k];
+  for (const k of [
+    'BASE_URL',
+    'MODE',
+    'DEV',
+    'PROD',
+    'SSR',
+    'VITEST',
+    'VITEST_MODE',
+    'VITEST_POOL_ID',
+    'VITEST_WORKER_ID',
+    'NODE_OPTIONS',
+  ])
+    delete env[k];
   return { ...env, ...extra };
 }
 
-export interface RunResult { code: number; stdout: string; stderr: string }
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
-export function runTs(script: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+export function runTs(
+  script: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     const [cmd, argv] = nodeArgs(script, args);
-    execFile(cmd, argv, { cwd: options.cwd ?? ROOT, env: childEnv(options.env), maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
+    execFile(
+      cmd,
+      argv,
+      { cwd: options.cwd ?? ROOT, env: childEnv(options.env), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
   });
 }

@@ -49,24 +49,43 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const root = await fsp.mkdtemp(path.join(os.tmpdir(), 'tcc-api-'));
   const catalogDir = path.join(root, 'catalog');
   await fsp.cp(path.join(FIXTURES, 'tools'), path.join(catalogDir, 'tools'), { recursive: true });
-  if (options.apis !== false) await fsp.cp(path.join(FIXTURES, 'apis'), path.join(catalogDir, 'apis'), { recursive: true });
+  if (options.apis !== false)
+    await fsp.cp(path.join(FIXTURES, 'apis'), path.join(catalogDir, 'apis'), { recursive: true });
   for (const c of options.extraTools ?? []) {
     await fsp.writeFile(path.join(catalogDir, 'tools', `${c.identity.aid}.json`), JSON.stringify(c, null, 2));
   }
   const dataDir = options.dataDir ?? path.join(root, 'data');
   const distDir = path.join(root, 'dist');
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', BASE_URL, CATALOG_DIR: catalogDir, DATA_DIR: dataDir, DIST_DIR: distDir });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    BASE_URL,
+    CATALOG_DIR: catalogDir,
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+  });
   const { apis: _apis, extraTools: _extra, dataDir: _dataDir, ...given } = options;
   const serverOptions: ServerOptions = {
-    log: createLogger(process.env.TCC_TEST_VERBOSE ? 'info' : 'silent'), shutdownGraceMs: 2_000,
-    ...given, telemetryRatePerMin: options.telemetryRatePerMin ?? 0, trustProxy: options.trustProxy ?? false };
+    log: createLogger(process.env.TCC_TEST_VERBOSE ? 'info' : 'silent'),
+    shutdownGraceMs: 2_000,
+    ...given,
+    telemetryRatePerMin: options.telemetryRatePerMin ?? 0,
+    trustProxy: options.trustProxy ?? false,
+  };
   let running = await startServer(config, serverOptions);
   let closed = false;
 
   const t: TestServer = {
-    get url() { return running.url; },
-    root, catalogDir, dataDir, distDir,
-    get running() { return running; },
+    get url() {
+      return running.url;
+    },
+    root,
+    catalogDir,
+    dataDir,
+    distDir,
+    get running() {
+      return running;
+    },
     fetch: (p, init) => fetch(`${running.url}${p}`, init),
     async json(p, init) {
       const res = await fetch(`${running.url}${p}`, init);
@@ -74,7 +93,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
     },
     post(p, body, headers = {}) {
-      const init: RequestInit = { method: 'POST', headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } };
+      const init: RequestInit = {
+        method: 'POST',
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      };
       if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
       return t.json(p, init);
     },
@@ -104,7 +126,12 @@ export interface RawResponse {
 }
 
 /** One request with the path sent exactly as given (no URL normalisation); body chunks are streamed. */
-export function rawRequest(url: string, method: string, rawPath: string, options: { headers?: Record<string, string>; chunks?: (string | Buffer)[] } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  method: string,
+  rawPath: string,
+  options: { headers?: Record<string, string>; chunks?: (string | Buffer)[] } = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -112,11 +139,15 @@ export function rawRequest(url: string, method: string, rawPath: string, options
       answered = true;
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(parts).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     // The server may answer (413) and close before the whole body is sent: only an error before any answer fails.
-    req.on('error', (e) => { if (!answered) reject(e); });
+    req.on('error', (e) => {
+      if (!answered) reject(e);
+    });
     for (const c of options.chunks ?? []) req.write(c);
     req.end();
   });

@@ -18,7 +18,10 @@ export async function tempCatalog(contracts: ToolContract[] = []): Promise<TempC
   await fsp.mkdir(path.join(catalogDir, 'tools'), { recursive: true });
   for (const c of contracts) await writeContract(catalogDir, c);
   return {
-    root, catalogDir, distDir: path.join(root, 'dist'), dataDir: path.join(root, 'data'),
+    root,
+    catalogDir,
+    distDir: path.join(root, 'dist'),
+    dataDir: path.join(root, 'data'),
     cleanup: () => fsp.rm(root, { recursive: true, force: true }),
   };
 }
@@ -31,13 +34,30 @@ export async function writeContract(catalogDir: string, c: unknown, name?: strin
 }
 
 /** A valid contract; `patch` overrides blocks shallowly per block. */
-export function sampleContract(aid: string, patch: { [K in keyof ToolContract]?: Partial<ToolContract[K]> } = {}): ToolContract {
+export function sampleContract(
+  aid: string,
+  patch: { [K in keyof ToolContract]?: Partial<ToolContract[K]> } = {},
+): ToolContract {
   const name = aid.replace(/^(npm|pypi|github)-/, '').replace(/-v1$/, '');
   return {
-    identity: { aid, name, version: '1.0.0', task: `Does ${name} things`, tags: ['sample'], platform: 'npm', license: 'MIT', ...patch.identity },
+    identity: {
+      aid,
+      name,
+      version: '1.0.0',
+      task: `Does ${name} things`,
+      tags: ['sample'],
+      platform: 'npm',
+      license: 'MIT',
+      ...patch.identity,
+    },
     logic: { input_schema: { type: 'string' }, output_schema: { type: 'json' }, ...patch.logic },
     trust: { reliability_score: 0.9, latency_ms: null, status: 'active', ...patch.trust },
-    action: { source_url: `https://www.npmjs.com/package/${name}`, install_cmd: `npm install ${name}`, execute_cmd: null, ...patch.action },
+    action: {
+      source_url: `https://www.npmjs.com/package/${name}`,
+      install_cmd: `npm install ${name}`,
+      execute_cmd: null,
+      ...patch.action,
+    },
     record: { verified: true, reliability_calculated_at: null, ...patch.record },
   } as ToolContract;
 }

@@ -17,15 +17,26 @@ import { type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-interface Violation { id: string; impact: string | null; nodes: { target: unknown[] }[] }
+interface Violation {
+  id: string;
+  impact: string | null;
+  nodes: { target: unknown[] }[];
+}
 
 async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Violation[] }> } }).axe;
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Violation[] }> } })
+      .axe;
     return (await axe.run(document, { resultTypes: ['violations'] })).violations;
   });
-  return found.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(' ')}`);
+  return found.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => JSON.stringify(n.target))
+        .join(' ')}`,
+  );
 }
 
 describe('accessibility (axe-core)', () => {
@@ -36,7 +47,11 @@ describe('accessibility (axe-core)', () => {
     // The bundled tools (real names and tasks) and the fixture API manifests.
     cat = await tempCatalog();
     await cp(path.join(ROOT, 'catalog/tools'), path.join(cat.catalogDir, 'tools'), { recursive: true });
-    for (const [name, category] of [['mailer_api', 'email'], ['maps_geo_api', 'maps'], ['pay_cards_api', 'payments']] as const) {
+    for (const [name, category] of [
+      ['mailer_api', 'email'],
+      ['maps_geo_api', 'maps'],
+      ['pay_cards_api', 'payments'],
+    ] as const) {
       await writeManifest(cat.catalogDir, sampleManifest(name, { category }));
     }
     const config = loadConfig({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir });
@@ -44,7 +59,11 @@ describe('accessibility (axe-core)', () => {
     s = await startServer(config, { log: createLogger('silent') });
     browser = await launchChromium();
   }, 180_000);
-  afterAll(async () => { await browser?.close(); await s?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+    await cat?.cleanup();
+  });
 
   for (const p of ['/', '/tools/npm-axios-v1/', '/llmo-apis', '/mai-api']) {
     it(`${p}: 0 violations`, async () => {

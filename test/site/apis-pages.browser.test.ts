@@ -22,10 +22,21 @@ describe('web-API pages in Chromium', () => {
   beforeAll(async () => {
     cat = await tempCatalog([sampleContract('npm-alpha-v1')]);
     const apis = [
-      sampleManifest('stripe_api', { category: 'payments', manifest: { service: 'Stripe API', base_url: 'https://api.stripe.com', auth: { type: 'basic', header: 'Authorization' } } }),
-      sampleManifest('sendgrid_api', { manifest: { service: 'SendGrid Mail', base_url: 'https://api.sendgrid.com/v3' } }),
+      sampleManifest('stripe_api', {
+        category: 'payments',
+        manifest: {
+          service: 'Stripe API',
+          base_url: 'https://api.stripe.com',
+          auth: { type: 'basic', header: 'Authorization' },
+        },
+      }),
+      sampleManifest('sendgrid_api', {
+        manifest: { service: 'SendGrid Mail', base_url: 'https://api.sendgrid.com/v3' },
+      }),
       sampleManifest('evil_api', { category: 'maps', manifest: { service: EVIL } }),
-      ...Array.from({ length: 12 }, (_, i) => sampleManifest(`cloud_${i}_api`, { category: 'cloud', manifest: { service: `Cloud Service ${i}` } })),
+      ...Array.from({ length: 12 }, (_, i) =>
+        sampleManifest(`cloud_${i}_api`, { category: 'cloud', manifest: { service: `Cloud Service ${i}` } }),
+      ),
     ];
     for (const m of apis) await writeManifest(cat.catalogDir, m);
     const config = loadConfig({ PORT: '0', CATALOG_DIR: cat.catalogDir, DIST_DIR: cat.distDir, DATA_DIR: cat.dataDir });
@@ -33,15 +44,24 @@ describe('web-API pages in Chromium', () => {
     server = await startServer(config);
     browser = await launchChromium();
   });
-  afterAll(async () => { await browser?.close(); await server?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await cat?.cleanup();
+  });
 
   /** A page that records console errors, page errors and dialogs (a dialog would mean injected script ran). */
   async function open(p: string): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('dialog', async (d) => { problems.push(`dialog: ${d.message()}`); await d.dismiss(); });
+    page.on('dialog', async (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      await d.dismiss();
+    });
     const res = await page.goto(`${server.url}${p}`);
     expect(res?.status()).toBe(200);
     return { page, problems };
@@ -50,10 +70,17 @@ describe('web-API pages in Chromium', () => {
   it('/llmo-apis: no script or style, every manifest link works, manifest text is text', async () => {
     const { page, problems } = await open('/llmo-apis');
     expect(await page.locator('script, style, link[rel=stylesheet], [style]').count()).toBe(0);
-    expect(await page.locator('h2').allTextContents()).toEqual(['payments (1 APIs)', 'email (1 APIs)', 'maps (1 APIs)', 'cloud (12 APIs)']);
+    expect(await page.locator('h2').allTextContents()).toEqual([
+      'payments (1 APIs)',
+      'email (1 APIs)',
+      'maps (1 APIs)',
+      'cloud (12 APIs)',
+    ]);
     expect(await page.locator('main').textContent()).toContain(EVIL);
     expect(await page.locator('main img').count()).toBe(0);
-    const hrefs = await page.locator('main a[href$="/mai-api.json"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+    const hrefs = await page
+      .locator('main a[href$="/mai-api.json"]')
+      .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
     expect(hrefs).toHaveLength(15);
     for (const href of hrefs.slice(0, 3)) {
       const res = await page.request.get(server.url + href);
@@ -61,7 +88,7 @@ describe('web-API pages in Chromium', () => {
       expect(await res.json()).toHaveProperty('base_url');
     }
     await page.waitForTimeout(200);
-    expect(problems, problems.join("\n")).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
     await page.close();
   });
 
@@ -70,12 +97,19 @@ describe('web-API pages in Chromium', () => {
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('h1').textContent()).toBe('Web-API manifests');
     // The stylesheet applied (CSP allows inline styles on HTML): the header has its tinted background.
-    expect(await page.locator('header').evaluate((h) => getComputedStyle(h).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)');
+    expect(await page.locator('header').evaluate((h) => getComputedStyle(h).backgroundColor)).not.toBe(
+      'rgba(0, 0, 0, 0)',
+    );
     expect(await page.locator('.toc a').allTextContents()).toEqual(['Payments 1', 'Email 1', 'Maps 1', 'Cloud 12']);
     await page.locator('.toc a', { hasText: 'Cloud' }).click();
     await page.waitForURL('**/mai-api#cloud');
     expect(await page.locator('#cloud tbody tr').count()).toBe(12);
-    expect(await page.locator('#cloud').boundingBox().then((b) => Math.round(b?.y ?? -1))).toBeLessThan(50);
+    expect(
+      await page
+        .locator('#cloud')
+        .boundingBox()
+        .then((b) => Math.round(b?.y ?? -1)),
+    ).toBeLessThan(50);
     const info = await page.locator('.info').textContent();
     expect(info).toContain('APIs.guru OpenAPI Directory');
     expect(info).toContain('CC0 1.0');
@@ -83,11 +117,14 @@ describe('web-API pages in Chromium', () => {
     expect(await page.locator('a[href="https://github.com/APIs-guru/openapi-directory"]').count()).toBe(1);
     expect(await page.locator('#maps td.api strong').textContent()).toBe(EVIL);
     await page.waitForTimeout(200);
-    expect(problems, problems.join("\n")).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
     // Checked before leaving: on a JSON document Chromium asks for /favicon.ico, which the site has not.
     await page.locator('#payments a', { hasText: 'JSON' }).click();
     await page.waitForURL('**/api/v1/services/stripe_api/mai-api.json');
-    expect(JSON.parse((await page.locator('body').textContent()) ?? '{}')).toMatchObject({ service: 'Stripe API', base_url: 'https://api.stripe.com' });
+    expect(JSON.parse((await page.locator('body').textContent()) ?? '{}')).toMatchObject({
+      service: 'Stripe API',
+      base_url: 'https://api.stripe.com',
+    });
     await page.close();
   });
 

@@ -23,12 +23,19 @@ describe('pages in Chromium', () => {
     server = await startServer({ ...config });
     browser = await launchChromium();
   });
-  afterAll(async () => { await browser?.close(); await server?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await cat?.cleanup();
+  });
 
   it('renders hostile contract text as text on / and on the tool page, and runs no script', async () => {
     const page = await browser.newPage();
     const dialogs: string[] = [];
-    page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss(); });
+    page.on('dialog', async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
     await page.goto(`${server.url}/`);
     expect(await page.locator('main').innerText()).toContain(EVIL);
     expect(await page.locator('main img').count()).toBe(0);
@@ -46,7 +53,9 @@ describe('pages in Chromium', () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     expect(await page.locator('script, style, link[rel=stylesheet]').count()).toBe(0);
-    const hrefs = await page.locator('main a[href^="/tools/"]').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    const hrefs = await page
+      .locator('main a[href^="/tools/"]')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     expect(hrefs.sort()).toEqual(['/tools/github-evil-v1/', '/tools/npm-alpha-v1/']);
     for (const href of hrefs) expect((await page.request.get(server.url + href)).status()).toBe(200);
     await page.close();

@@ -23,17 +23,25 @@ describe('static search page', () => {
     server = await startServer(config);
     browser = await launchChromium();
   });
-  afterAll(async () => { await browser?.close(); await server?.close(); await cat?.cleanup(); });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await cat?.cleanup();
+  });
 
   const staticResults = async (q: string) => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page.goto(`${server.url}/search/`);
     await page.fill('#q', q);
     await page.waitForFunction(() => /result/.test(document.getElementById('search-status')?.textContent ?? ''));
-    const hrefs = await page.locator('#search-results li a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    const hrefs = await page
+      .locator('#search-results li a')
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
     return { page, hrefs, errors };
   };
 

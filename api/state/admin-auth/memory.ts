@@ -1,7 +1,9 @@
 // The admin lockout's bookkeeping in this process: a sliding window of wrong secrets per client.
 import { type AuthFailures, FAILURE_WINDOW_MS, MAX_FAILURES } from './types.ts';
 
-export function memoryAuthFailures(options: { max?: number; windowMs?: number; maxClients?: number; now?: () => number } = {}): AuthFailures {
+export function memoryAuthFailures(
+  options: { max?: number; windowMs?: number; maxClients?: number; now?: () => number } = {},
+): AuthFailures {
   const { max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS, maxClients = 100_000, now = Date.now } = options;
   // Per client, the times of its recent failures (at most `max` kept): a sliding window.
   const failures = new Map<string, number[]>();

@@ -37,7 +37,13 @@ export interface RedisAuthFailuresOptions {
   now?: () => number;
 }
 
-export function redisAuthFailures({ client, prefix = 'tcc:', max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS, now }: RedisAuthFailuresOptions): AuthFailures {
+export function redisAuthFailures({
+  client,
+  prefix = 'tcc:',
+  max = MAX_FAILURES,
+  windowMs = FAILURE_WINDOW_MS,
+  now,
+}: RedisAuthFailuresOptions): AuthFailures {
   if (!('tccAuthFail' in client)) {
     client.defineCommand('tccAuthFail', { numberOfKeys: 1, lua: FAIL });
     client.defineCommand('tccAuthLockedFor', { numberOfKeys: 1, lua: LOCKED_FOR });
@@ -56,6 +62,8 @@ export function redisAuthFailures({ client, prefix = 'tcc:', max = MAX_FAILURES,
   };
   return {
     lockedFor: (c) => run(scripts.tccAuthLockedFor, c),
-    fail: async (c) => { await run(scripts.tccAuthFail, c); },
+    fail: async (c) => {
+      await run(scripts.tccAuthFail, c);
+    },
   };
 }

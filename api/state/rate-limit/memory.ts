@@ -16,7 +16,12 @@ interface Bucket {
   at: number;
 }
 
-export function tokenBucketLimiter({ limit, windowMs = 60_000, maxKeys = 100_000, now = Date.now }: TokenBucketOptions): RateLimiter {
+export function tokenBucketLimiter({
+  limit,
+  windowMs = 60_000,
+  maxKeys = 100_000,
+  now = Date.now,
+}: TokenBucketOptions): RateLimiter {
   const buckets = new Map<string, Bucket>();
   return {
     async take(key) {
@@ -37,7 +42,11 @@ export function tokenBucketLimiter({ limit, windowMs = 60_000, maxKeys = 100_000
         b.tokens -= 1;
         return { allowed: true, retryAfterS: 0, remaining: Math.floor(b.tokens) };
       }
-      return { allowed: false, retryAfterS: Math.max(1, Math.ceil(((1 - b.tokens) * windowMs) / limit / 1000)), remaining: 0 };
+      return {
+        allowed: false,
+        retryAfterS: Math.max(1, Math.ceil(((1 - b.tokens) * windowMs) / limit / 1000)),
+        remaining: 0,
+      };
     },
   };
 }

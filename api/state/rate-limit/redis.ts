@@ -47,11 +47,18 @@ function warnOnce(error: unknown): void {
   console.error('rate limit: Redis unavailable, allowing requests:', (error as Error).message);
 }
 
-export function redisRateLimiter({ client, limit, windowMs = 60_000, prefix = 'tcc:', now }: RedisRateLimiterOptions): RateLimiter {
+export function redisRateLimiter({
+  client,
+  limit,
+  windowMs = 60_000,
+  prefix = 'tcc:',
+  now,
+}: RedisRateLimiterOptions): RateLimiter {
   if (!('tccRateTake' in client)) client.defineCommand('tccRateTake', { numberOfKeys: 1, lua: TAKE });
   const take = (client as unknown as { tccRateTake: TakeFn }).tccRateTake.bind(client);
   // Keys hold caller-influenced text (a forwarded address): hash long ones so a key stays small.
-  const keyOf = (key: string) => `${prefix}ratelimit:${key.length > 120 ? createHash('sha256').update(key).digest('hex') : key}`;
+  const keyOf = (key: string) =>
+    `${prefix}ratelimit:${key.length > 120 ? createHash('sha256').update(key).digest('hex') : key}`;
   return {
     async take(key) {
       if (limit <= 0) return { allowed: true, retryAfterS: 0, remaining: Number.POSITIVE_INFINITY };

@@ -18,6 +18,7 @@ export function telemetryRatePerMinute(env: NodeJS.ProcessEnv = process.env): nu
   const raw = env.RATE_LIMIT_TELEMETRY_PER_MIN;
   if (raw === undefined || raw === '') return 60;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`RATE_LIMIT_TELEMETRY_PER_MIN must be a number >= 0, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`RATE_LIMIT_TELEMETRY_PER_MIN must be a number >= 0, got ${JSON.stringify(raw)}`);
   return n;
 }

@@ -18,7 +18,8 @@ export async function fileReviewQueue(options: { dataDir: string; maxPending?: n
     if (raw == null) return null;
     return typeof raw === 'string' ? (JSON.parse(raw) as Suggestion) : raw;
   };
-  const ids = async () => (await storage.getKeys('suggestions:')).map((k) => k.slice('suggestions:'.length, -'.json'.length)).sort();
+  const ids = async () =>
+    (await storage.getKeys('suggestions:')).map((k) => k.slice('suggestions:'.length, -'.json'.length)).sort();
   const pending = new Set<string>();
   for (const id of await ids()) {
     const s = await read(id).catch(() => null);

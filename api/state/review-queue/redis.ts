@@ -23,10 +23,18 @@ end
 return 1
 `;
 
-type SubmitFn = (items: string, dedupe: string, digest: string, id: string, json: string, max: number) => Promise<number>;
+type SubmitFn = (
+  items: string,
+  dedupe: string,
+  digest: string,
+  id: string,
+  json: string,
+  max: number,
+) => Promise<number>;
 type RemoveFn = (items: string, dedupe: string, id: string, digest: string) => Promise<number>;
 
-const digestOf = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) => createHash('sha256').update(dedupeKey(s)).digest('hex');
+const digestOf = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) =>
+  createHash('sha256').update(dedupeKey(s)).digest('hex');
 
 export interface RedisReviewQueueOptions {
   client: Redis;
@@ -34,7 +42,11 @@ export interface RedisReviewQueueOptions {
   maxPending?: number;
 }
 
-export function redisReviewQueue({ client, prefix = 'tcc:', maxPending = 10_000 }: RedisReviewQueueOptions): ReviewQueue {
+export function redisReviewQueue({
+  client,
+  prefix = 'tcc:',
+  maxPending = 10_000,
+}: RedisReviewQueueOptions): ReviewQueue {
   if (!('tccReviewSubmit' in client)) {
     client.defineCommand('tccReviewSubmit', { numberOfKeys: 2, lua: SUBMIT });
     client.defineCommand('tccReviewRemove', { numberOfKeys: 2, lua: REMOVE });
@@ -44,7 +56,11 @@ export function redisReviewQueue({ client, prefix = 'tcc:', maxPending = 10_000 
   const dedupe = `${prefix}review:dedupe`;
   const parse = (json: string | null) => {
     if (json == null) return null;
-    try { return JSON.parse(json) as Suggestion; } catch { return null; }
+    try {
+      return JSON.parse(json) as Suggestion;
+    } catch {
+      return null;
+    }
   };
   const get = async (id: string) => (SAFE_ID.test(id) ? parse(await client.hget(items, id)) : null);
 
@@ -53,12 +69,23 @@ export function redisReviewQueue({ client, prefix = 'tcc:', maxPending = 10_000 
       const at = new Date();
       const id = suggestionId(at);
       const s: Suggestion = { id, ...input, submitted_at: at.toISOString(), status: 'pending' };
-      const queued = await cmd.tccReviewSubmit.call(client, items, dedupe, digestOf(s), id, JSON.stringify(s), maxPending);
+      const queued = await cmd.tccReviewSubmit.call(
+        client,
+        items,
+        dedupe,
+        digestOf(s),
+        id,
+        JSON.stringify(s),
+        maxPending,
+      );
       return queued === 1 ? s : null;
     },
     async list() {
       const all = await client.hvals(items);
-      return all.map(parse).filter((s): s is Suggestion => s !== null).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      return all
+        .map(parse)
+        .filter((s): s is Suggestion => s !== null)
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
     get,
     async remove(id) {

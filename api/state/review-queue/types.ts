@@ -37,6 +37,7 @@ export interface ReviewQueue {
 /** What a suggestion id looks like (anything else is never looked up). */
 export const SAFE_ID = /^[a-z0-9-]{1,64}$/;
 /** A new suggestion id: time first, so a sorted listing is oldest first. */
-export const suggestionId = (at: Date) => `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(5).toString('hex')}`;
+export const suggestionId = (at: Date) =>
+  `${at.getTime().toString(36).padStart(9, '0')}-${randomBytes(5).toString('hex')}`;
 /** Two suggestions with the same key are one: the second is not queued while the first is pending. */
 export const dedupeKey = (s: Pick<Suggestion, 'aid' | 'field' | 'value'>) => `${s.aid}\u0000${s.field}\u0000${s.value}`;

@@ -1,7 +1,15 @@
 // Exact in-memory counting of telemetry events. Single-threaded and synchronous, so concurrent requests
 // can never lose an update; persistence is the event log's job, this only folds events into counts.
 import type { AgentClass } from '../../services/agent-class.ts';
-import { type LoggedEvent, outcomeOf, type TelemetryTotals, type ToolCounters, type ToolEvidence, type TrustCounters, type VoteCounts } from './types.ts';
+import {
+  type LoggedEvent,
+  outcomeOf,
+  type TelemetryTotals,
+  type ToolCounters,
+  type ToolEvidence,
+  type TrustCounters,
+  type VoteCounts,
+} from './types.ts';
 
 /**
  * Distinct trend keywords remembered per tool and in all; later new keywords are counted only as
@@ -33,7 +41,10 @@ interface ToolState {
   clients: Map<string, [number, number]>;
 }
 
-type StoredTool = Omit<ToolState, 'keywords' | 'clients'> & { keywords: [string, number][]; clients?: [string, [number, number]][] };
+type StoredTool = Omit<ToolState, 'keywords' | 'clients'> & {
+  keywords: [string, number][];
+  clients?: [string, [number, number]][];
+};
 
 export interface AggregatorState {
   events: number;
@@ -41,11 +52,24 @@ export interface AggregatorState {
 }
 
 const emptyTool = (): ToolState => ({
-  requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 },
-  lookups: 0, lookupsByAgent: {}, keywords: new Map(), otherKeywords: 0, lastReportAt: null, clients: new Map(),
+  requests: 0,
+  successes: 0,
+  failures: 0,
+  votes: { yes: 0, no: 0, partial: 0 },
+  lookups: 0,
+  lookupsByAgent: {},
+  keywords: new Map(),
+  otherKeywords: 0,
+  lastReportAt: null,
+  clients: new Map(),
 });
 
-const noCounts = (): TrustCounters => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } });
+const noCounts = (): TrustCounters => ({
+  requests: 0,
+  successes: 0,
+  failures: 0,
+  votes: { yes: 0, no: 0, partial: 0 },
+});
 
 export class Aggregator {
   private tools = new Map<string, ToolState>();
@@ -55,7 +79,10 @@ export class Aggregator {
 
   private tool(aid: string): ToolState {
     let t = this.tools.get(aid);
-    if (!t) { t = emptyTool(); this.tools.set(aid, t); }
+    if (!t) {
+      t = emptyTool();
+      this.tools.set(aid, t);
+    }
     return t;
   }
 
@@ -101,7 +128,11 @@ export class Aggregator {
       const room = t.clients.size < MAX_CLIENTS_PER_TOOL && this.clientEntries < MAX_CLIENTS_TOTAL;
       const key = room ? client : OVERFLOW_CLIENT;
       entry = t.clients.get(key);
-      if (!entry) { entry = [0, 0]; t.clients.set(key, entry); this.clientEntries++; }
+      if (!entry) {
+        entry = [0, 0];
+        t.clients.set(key, entry);
+        this.clientEntries++;
+      }
     }
     entry[success ? 0 : 1]++;
   }
@@ -121,7 +152,9 @@ export class Aggregator {
   /** The served part only: no keyword ranking. */
   trustCounters(aid: string): TrustCounters {
     const t = this.tools.get(aid);
-    return t ? { requests: t.requests, successes: t.successes, failures: t.failures, votes: { ...t.votes } } : noCounts();
+    return t
+      ? { requests: t.requests, successes: t.successes, failures: t.failures, votes: { ...t.votes } }
+      : noCounts();
   }
 
   counters(aid: string): ToolCounters {
@@ -131,15 +164,27 @@ export class Aggregator {
       .slice(0, TOP_KEYWORDS)
       .map(([keyword, count]) => ({ keyword, count }));
     return {
-      requests: t.requests, successes: t.successes, failures: t.failures, votes: { ...t.votes },
-      lookups: t.lookups, lookups_by_agent: { ...t.lookupsByAgent }, trend_keywords: top, last_report_at: t.lastReportAt,
+      requests: t.requests,
+      successes: t.successes,
+      failures: t.failures,
+      votes: { ...t.votes },
+      lookups: t.lookups,
+      lookups_by_agent: { ...t.lookupsByAgent },
+      trend_keywords: top,
+      last_report_at: t.lastReportAt,
     };
   }
 
   totals(): TelemetryTotals {
     const out: TelemetryTotals = {
-      events: this.events, lookups: 0, requests: 0, successes: 0, failures: 0,
-      votes: { yes: 0, no: 0, partial: 0 }, tools_reported: 0, lookups_by_agent: {},
+      events: this.events,
+      lookups: 0,
+      requests: 0,
+      successes: 0,
+      failures: 0,
+      votes: { yes: 0, no: 0, partial: 0 },
+      tools_reported: 0,
+      lookups_by_agent: {},
     };
     for (const t of this.tools.values()) {
       out.lookups += t.lookups;
@@ -167,7 +212,10 @@ export class Aggregator {
   restore(state: AggregatorState): void {
     this.events = state.events;
     this.tools = new Map(
-      Object.entries(state.tools).map(([aid, t]) => [aid, { ...emptyTool(), ...t, keywords: new Map(t.keywords), clients: new Map(t.clients ?? []) }]),
+      Object.entries(state.tools).map(([aid, t]) => [
+        aid,
+        { ...emptyTool(), ...t, keywords: new Map(t.keywords), clients: new Map(t.clients ?? []) },
+      ]),
     );
     this.keywordEntries = 0;
     this.clientEntries = 0;

@@ -35,8 +35,14 @@ const CHECKPOINT = 'checkpoint.json';
 const segmentFile = (n: number) => `events-${n}.jsonl`;
 
 /** Replays complete lines; returns the byte length of the complete part (a torn last line is not counted). */
-async function replay(file: string, apply: (e: LoggedEvent) => void): Promise<{ good: number; events: number; bad: number }> {
-  let good = 0, events = 0, bad = 0, carry = '';
+async function replay(
+  file: string,
+  apply: (e: LoggedEvent) => void,
+): Promise<{ good: number; events: number; bad: number }> {
+  let good = 0,
+    events = 0,
+    bad = 0,
+    carry = '';
   const stream = createReadStream(file, { encoding: 'utf8' });
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
@@ -45,7 +51,12 @@ async function replay(file: string, apply: (e: LoggedEvent) => void): Promise<{ 
       for (const line of lines) {
         good += Buffer.byteLength(line) + 1;
         if (!line) continue;
-        try { apply(JSON.parse(line) as LoggedEvent); events++; } catch { bad++; }
+        try {
+          apply(JSON.parse(line) as LoggedEvent);
+          events++;
+        } catch {
+          bad++;
+        }
       }
     }
   } catch (error) {

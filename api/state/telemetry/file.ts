@@ -33,7 +33,8 @@ export async function fileTelemetryStore(options: FileTelemetryOptions): Promise
     if (pending.size === 0) return;
     const counts = [...pending.values()];
     pending.clear();
-    await log.append({ kind: 'lookups', at: new Date().toISOString(), counts }, { applied: true })
+    await log
+      .append({ kind: 'lookups', at: new Date().toISOString(), counts }, { applied: true })
       .catch((error: unknown) => console.error('telemetry: lookup counts not persisted:', (error as Error).message));
   };
   const timer = setInterval(() => void flushLookups(), options.lookupFlushMs ?? LOOKUP_FLUSH_MS);

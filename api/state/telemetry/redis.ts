@@ -13,9 +13,23 @@
 // HINCRBY counts either), telemetry:judged (set of aids with clients), telemetry:client-entries (count).
 import type { Redis } from 'ioredis';
 import type { AgentClass } from '../../services/agent-class.ts';
-import { MAX_CLIENTS_PER_TOOL, MAX_CLIENTS_TOTAL, MAX_KEYWORDS_PER_TOOL, MAX_KEYWORDS_TOTAL, TOP_KEYWORDS } from './aggregator.ts';
+import {
+  MAX_CLIENTS_PER_TOOL,
+  MAX_CLIENTS_TOTAL,
+  MAX_KEYWORDS_PER_TOOL,
+  MAX_KEYWORDS_TOTAL,
+  TOP_KEYWORDS,
+} from './aggregator.ts';
 import { staleReads } from './stale-reads.ts';
-import { outcomeOf, type TelemetryStore, type TelemetryTotals, type ToolCounters, type ToolEvidence, type TrustCounters, type VoteCounts } from './types.ts';
+import {
+  outcomeOf,
+  type TelemetryStore,
+  type TelemetryTotals,
+  type ToolCounters,
+  type ToolEvidence,
+  type TrustCounters,
+  type VoteCounts,
+} from './types.ts';
 
 const REPORT = `
 local tool, kw, totals, reported, entries = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -62,9 +76,27 @@ return 1
 /** A success adds this to the client's packed counter, a failure adds 1. */
 const SUCCESS_STEP = 2 ** 26;
 
-type ReportFn = (tool: string, kw: string, totals: string, reported: string, entries: string, clients: string, clientEntries: string, judged: string,
-  aid: string, outcome: string, vote: string, keyword: string, at: string, maxPerTool: number, maxTotal: number,
-  step: number, client: string, maxClientsPerTool: number, maxClientsTotal: number) => Promise<number>;
+type ReportFn = (
+  tool: string,
+  kw: string,
+  totals: string,
+  reported: string,
+  entries: string,
+  clients: string,
+  clientEntries: string,
+  judged: string,
+  aid: string,
+  outcome: string,
+  vote: string,
+  keyword: string,
+  at: string,
+  maxPerTool: number,
+  maxTotal: number,
+  step: number,
+  client: string,
+  maxClientsPerTool: number,
+  maxClientsTotal: number,
+) => Promise<number>;
 
 export interface RedisTelemetryOptions {
   client: Redis;
@@ -78,7 +110,11 @@ export interface RedisTelemetryOptions {
 
 const TRUST_FIELDS = ['requests', 'successes', 'failures', 'vote:yes', 'vote:no', 'vote:partial'] as const;
 const int = (v: string | undefined) => (v ? Number.parseInt(v, 10) : 0);
-const votesOf = (h: Record<string, string>): VoteCounts => ({ yes: int(h['vote:yes']), no: int(h['vote:no']), partial: int(h['vote:partial']) });
+const votesOf = (h: Record<string, string>): VoteCounts => ({
+  yes: int(h['vote:yes']),
+  no: int(h['vote:no']),
+  partial: int(h['vote:partial']),
+});
 
 function byAgent(h: Record<string, string>): Partial<Record<AgentClass, number>> {
   const out: Partial<Record<AgentClass, number>> = {};
@@ -87,13 +123,26 @@ function byAgent(h: Record<string, string>): Partial<Record<AgentClass, number>>
 }
 
 const emptyCounters = (): ToolCounters => ({
-  requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, lookups: 0, lookups_by_agent: {}, trend_keywords: [], last_report_at: null,
+  requests: 0,
+  successes: 0,
+  failures: 0,
+  votes: { yes: 0, no: 0, partial: 0 },
+  lookups: 0,
+  lookups_by_agent: {},
+  trend_keywords: [],
+  last_report_at: null,
 });
 
 export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetryStore {
   const { client } = options;
   const p = `${options.prefix ?? 'tcc:'}telemetry:`;
-  const keys = { totals: `${p}totals`, reported: `${p}reported`, entries: `${p}kw-entries`, clientEntries: `${p}client-entries`, judged: `${p}judged` };
+  const keys = {
+    totals: `${p}totals`,
+    reported: `${p}reported`,
+    entries: `${p}kw-entries`,
+    clientEntries: `${p}client-entries`,
+    judged: `${p}judged`,
+  };
   const toolKey = (aid: string) => `${p}tool:${aid}`;
   const kwKey = (aid: string) => `${p}kw:${aid}`;
   const clientsKey = (aid: string) => `${p}clients:${aid}`;
@@ -121,64 +170,141 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
         // Counted as the file store's aggregator counts (outcomeOf); '' tells the script "neither".
         const outcome = outcomeOf(event.execution_feedback) ?? '';
         const step = outcome === 'successes' ? SUCCESS_STEP : outcome === 'failures' ? 1 : 0;
-        return track(report(toolKey(aid), kwKey(aid), keys.totals, keys.reported, keys.entries, clientsKey(aid), keys.clientEntries, keys.judged,
-          aid, outcome, event.validation_vote ?? '', event.trend_keyword.toLowerCase(), event.at, maxPerTool, maxTotal,
-          step, event.client ?? '', maxClientsPerTool, maxClientsTotal)).then(() => undefined);
+        return track(
+          report(
+            toolKey(aid),
+            kwKey(aid),
+            keys.totals,
+            keys.reported,
+            keys.entries,
+            clientsKey(aid),
+            keys.clientEntries,
+            keys.judged,
+            aid,
+            outcome,
+            event.validation_vote ?? '',
+            event.trend_keyword.toLowerCase(),
+            event.at,
+            maxPerTool,
+            maxTotal,
+            step,
+            event.client ?? '',
+            maxClientsPerTool,
+            maxClientsTotal,
+          ),
+        ).then(() => undefined);
       }
       const agent = `la:${event.agent}`;
-      return track(client.multi()
-        .hincrby(toolKey(aid), 'lookups', 1).hincrby(toolKey(aid), agent, 1)
-        .hincrby(keys.totals, 'lookups', 1).hincrby(keys.totals, 'events', 1).hincrby(keys.totals, agent, 1)
-        .exec()).then((results) => {
+      return track(
+        client
+          .multi()
+          .hincrby(toolKey(aid), 'lookups', 1)
+          .hincrby(toolKey(aid), agent, 1)
+          .hincrby(keys.totals, 'lookups', 1)
+          .hincrby(keys.totals, 'events', 1)
+          .hincrby(keys.totals, agent, 1)
+          .exec(),
+      ).then((results) => {
         const failed = results?.find(([error]) => error)?.[0];
         if (!results || failed) throw failed ?? new Error('telemetry: lookup transaction aborted');
       });
     },
 
-    counters: (aid) => stale.read(`c:${aid}`, async (): Promise<ToolCounters> => {
-      const [h, top] = await Promise.all([client.hgetall(toolKey(aid)), client.zrange(kwKey(aid), 0, TOP_KEYWORDS - 1, 'WITHSCORES')]);
-      const trend_keywords: ToolCounters['trend_keywords'] = [];
-      for (let i = 0; i + 1 < top.length; i += 2) trend_keywords.push({ keyword: top[i] as string, count: -Number(top[i + 1]) });
-      return {
-        requests: int(h.requests), successes: int(h.successes), failures: int(h.failures), votes: votesOf(h),
-        lookups: int(h.lookups), lookups_by_agent: byAgent(h), trend_keywords, last_report_at: h.last_report_at ?? null,
-      };
-    }, emptyCounters),
+    counters: (aid) =>
+      stale.read(
+        `c:${aid}`,
+        async (): Promise<ToolCounters> => {
+          const [h, top] = await Promise.all([
+            client.hgetall(toolKey(aid)),
+            client.zrange(kwKey(aid), 0, TOP_KEYWORDS - 1, 'WITHSCORES'),
+          ]);
+          const trend_keywords: ToolCounters['trend_keywords'] = [];
+          for (let i = 0; i + 1 < top.length; i += 2)
+            trend_keywords.push({ keyword: top[i] as string, count: -Number(top[i + 1]) });
+          return {
+            requests: int(h.requests),
+            successes: int(h.successes),
+            failures: int(h.failures),
+            votes: votesOf(h),
+            lookups: int(h.lookups),
+            lookups_by_agent: byAgent(h),
+            trend_keywords,
+            last_report_at: h.last_report_at ?? null,
+          };
+        },
+        emptyCounters,
+      ),
 
     // One pipelined HMGET per listing: the fields a served trust block shows, nothing else.
-    trustCounters: (aids) => stale.readMany(aids.map((aid) => `t:${aid}`), async (): Promise<TrustCounters[]> => {
-      const pipe = client.pipeline();
-      for (const aid of aids) pipe.hmget(toolKey(aid), ...TRUST_FIELDS);
-      const results = (await pipe.exec()) ?? [];
-      return aids.map((_, i) => {
-        const [error, values] = results[i] ?? [new Error('telemetry: pipeline answered short')];
-        if (error) throw error;
-        // HMGET answers in TRUST_FIELDS order.
-        const n = (k: number) => int((values as (string | null)[])[k] ?? undefined);
-        return { requests: n(0), successes: n(1), failures: n(2), votes: { yes: n(3), no: n(4), partial: n(5) } };
-      });
-    }, () => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } })),
+    trustCounters: (aids) =>
+      stale.readMany(
+        aids.map((aid) => `t:${aid}`),
+        async (): Promise<TrustCounters[]> => {
+          const pipe = client.pipeline();
+          for (const aid of aids) pipe.hmget(toolKey(aid), ...TRUST_FIELDS);
+          const results = (await pipe.exec()) ?? [];
+          return aids.map((_, i) => {
+            const [error, values] = results[i] ?? [new Error('telemetry: pipeline answered short')];
+            if (error) throw error;
+            // HMGET answers in TRUST_FIELDS order.
+            const n = (k: number) => int((values as (string | null)[])[k] ?? undefined);
+            return { requests: n(0), successes: n(1), failures: n(2), votes: { yes: n(3), no: n(4), partial: n(5) } };
+          });
+        },
+        () => ({ requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 } }),
+      ),
 
-    totals: () => stale.read('totals', async (): Promise<TelemetryTotals> => {
-      const [h, reported] = await Promise.all([client.hgetall(keys.totals), client.scard(keys.reported)]);
-      return {
-        events: int(h.events), lookups: int(h.lookups), requests: int(h.requests), successes: int(h.successes),
-        failures: int(h.failures), votes: votesOf(h), tools_reported: reported, lookups_by_agent: byAgent(h),
-      };
-    }, () => ({ events: 0, lookups: 0, requests: 0, successes: 0, failures: 0, votes: { yes: 0, no: 0, partial: 0 }, tools_reported: 0, lookups_by_agent: {} })),
+    totals: () =>
+      stale.read(
+        'totals',
+        async (): Promise<TelemetryTotals> => {
+          const [h, reported] = await Promise.all([client.hgetall(keys.totals), client.scard(keys.reported)]);
+          return {
+            events: int(h.events),
+            lookups: int(h.lookups),
+            requests: int(h.requests),
+            successes: int(h.successes),
+            failures: int(h.failures),
+            votes: votesOf(h),
+            tools_reported: reported,
+            lookups_by_agent: byAgent(h),
+          };
+        },
+        () => ({
+          events: 0,
+          lookups: 0,
+          requests: 0,
+          successes: 0,
+          failures: 0,
+          votes: { yes: 0, no: 0, partial: 0 },
+          tools_reported: 0,
+          lookups_by_agent: {},
+        }),
+      ),
 
     async evidence(): Promise<ToolEvidence[]> {
       const aids = (await client.smembers(keys.judged)).sort();
-      return Promise.all(aids.map(async (aid) => {
-        const [packed, [s, f]] = await Promise.all([client.hvals(clientsKey(aid)), client.hmget(toolKey(aid), 'successes', 'failures')]);
-        let success_weight = 0;
-        for (const v of packed) {
-          const n = Number(v);
-          const successes = Math.floor(n / SUCCESS_STEP);
-          success_weight += successes / (successes + (n % SUCCESS_STEP));
-        }
-        return { aid, clients: packed.length, success_weight, successes: int(s ?? undefined), failures: int(f ?? undefined) };
-      }));
+      return Promise.all(
+        aids.map(async (aid) => {
+          const [packed, [s, f]] = await Promise.all([
+            client.hvals(clientsKey(aid)),
+            client.hmget(toolKey(aid), 'successes', 'failures'),
+          ]);
+          let success_weight = 0;
+          for (const v of packed) {
+            const n = Number(v);
+            const successes = Math.floor(n / SUCCESS_STEP);
+            success_weight += successes / (successes + (n % SUCCESS_STEP));
+          }
+          return {
+            aid,
+            clients: packed.length,
+            success_weight,
+            successes: int(s ?? undefined),
+            failures: int(f ?? undefined),
+          };
+        }),
+      );
     },
 
     async close() {

@@ -14,12 +14,18 @@ export function loadFlagship(file = FLAGSHIP_FILE): FlagshipList {
 }
 
 /** Template names do not matter (`{id}` = `{user_id}`), nor case or a trailing slash. */
-const normalPath = (p: string) => p.split(/[#?]/)[0]?.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '').toLowerCase() ?? '';
+const normalPath = (p: string) =>
+  p
+    .split(/[#?]/)[0]
+    ?.replace(/\{[^}]*\}/g, '{}')
+    .replace(/\/+$/, '')
+    .toLowerCase() ?? '';
 
 /** Whether an intent is the flagship entry: `op:OperationId`, or `METHOD /path` matching the end of its path. */
 export function matches(entry: string, intent: Pick<Intent, 'id' | 'method' | 'path'>): boolean {
   // AWS query-protocol operationIds carry the method (`GET_SendMessage` → get_send_message).
-  if (entry.startsWith('op:')) return new RegExp(`^((get|post)_)?${snakeCase(entry.slice(3))}(_\\d+)?$`).test(intent.id);
+  if (entry.startsWith('op:'))
+    return new RegExp(`^((get|post)_)?${snakeCase(entry.slice(3))}(_\\d+)?$`).test(intent.id);
   const [method = '', p = ''] = entry.split(' ');
   if (method !== intent.method) return false;
   const want = normalPath(p);
@@ -36,11 +42,17 @@ export interface Coverage {
   misses: string[];
 }
 
-export function flagshipCoverage(list: FlagshipList, intentsOf: (service: string) => readonly Intent[] | undefined): Coverage {
+export function flagshipCoverage(
+  list: FlagshipList,
+  intentsOf: (service: string) => readonly Intent[] | undefined,
+): Coverage {
   const out: Coverage = { found: 0, total: 0, missingApis: [], misses: [] };
   for (const [service, entries] of Object.entries(list)) {
     const intents = intentsOf(service);
-    if (!intents) { out.missingApis.push(service); continue; }
+    if (!intents) {
+      out.missingApis.push(service);
+      continue;
+    }
     for (const entry of entries) {
       out.total++;
       if (intents.some((i) => matches(entry, i))) out.found++;

@@ -11,7 +11,8 @@ const STARTUP_TIMEOUT_MS = 180_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 // Prism errors about the request itself; its other errors (no example to return, …) concern the mock.
-const REQUEST_ERRORS = /#(UNPROCESSABLE_ENTITY|UNAUTHORIZED|NO_PATH_MATCHED_ERROR|NO_METHOD_MATCHED_ERROR|INVALID_CONTENT_TYPE|NOT_ACCEPTABLE|NO_SERVER_MATCHED_ERROR|NO_SERVER_CONFIGURATION_PROVIDED_ERROR)\b/;
+const REQUEST_ERRORS =
+  /#(UNPROCESSABLE_ENTITY|UNAUTHORIZED|NO_PATH_MATCHED_ERROR|NO_METHOD_MATCHED_ERROR|INVALID_CONTENT_TYPE|NOT_ACCEPTABLE|NO_SERVER_MATCHED_ERROR|NO_SERVER_CONFIGURATION_PROVIDED_ERROR)\b/;
 
 export interface PrismServer {
   port: number;
@@ -45,7 +46,9 @@ function prismBin(): string {
 
 // Children still running when the evaluation ends (Ctrl-C, a crash) are stopped with it.
 const running = new Set<ChildProcess>();
-process.once('exit', () => { for (const child of running) child.kill('SIGKILL'); });
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 /**
@@ -68,8 +71,15 @@ async function sendTo(port: number, request: BuiltRequest): Promise<Verdict> {
     try {
       const list = JSON.parse(violations) as { severity?: string; message?: string; path?: string[] }[];
       // Prism also checks the response it generated itself; only violations of the request count.
-      const error = list.find((v) => String(v.severity).toLowerCase() === 'error' && !/^response\b/i.test(v.message ?? ''));
-      if (error) return { accepted: false, status: res.status, reason: `violation: ${(error.path ?? []).join('.')} ${error.message ?? ''}`.slice(0, 200) };
+      const error = list.find(
+        (v) => String(v.severity).toLowerCase() === 'error' && !/^response\b/i.test(v.message ?? ''),
+      );
+      if (error)
+        return {
+          accepted: false,
+          status: res.status,
+          reason: `violation: ${(error.path ?? []).join('.')} ${error.message ?? ''}`.slice(0, 200),
+        };
     } catch {
       return { accepted: false, status: res.status, reason: 'violation (unparsable header)' };
     }
@@ -81,7 +91,9 @@ async function sendTo(port: number, request: BuiltRequest): Promise<Verdict> {
       const problem = JSON.parse(text) as { detail?: string; validation?: { location?: string[]; message?: string }[] };
       const first = problem.validation?.[0];
       detail = first ? `${(first.location ?? []).join('.')} ${first.message ?? ''}` : (problem.detail ?? '');
-    } catch { /* the error name is enough */ }
+    } catch {
+      /* the error name is enough */
+    }
     return { accepted: false, status: res.status, reason: `${error[1]}: ${detail}`.slice(0, 200) };
   }
   return { accepted: true, status: res.status };
@@ -93,7 +105,10 @@ export async function startPrismInProcess(definitionFile: string): Promise<Prism
     getHttpOperationsFromSpec(file: string): Promise<unknown[]>;
   };
   const { createServer } = require('@stoplight/prism-http-server') as {
-    createServer(ops: unknown[], opts: unknown): { listen(port: number, host: string): Promise<string>; close(): Promise<void> };
+    createServer(
+      ops: unknown[],
+      opts: unknown,
+    ): { listen(port: number, host: string): Promise<string>; close(): Promise<void> };
   };
   const { createLogger } = require('@stoplight/prism-core') as { createLogger(name: string, opts: unknown): unknown };
   const operations = await getHttpOperationsFromSpec(definitionFile);
@@ -102,8 +117,13 @@ export async function startPrismInProcess(definitionFile: string): Promise<Prism
   const server = createServer(operations, {
     cors: false,
     config: {
-      validateRequest: true, validateResponse: true, checkSecurity: true, errors: false, upstreamProxy: undefined,
-      mock: { dynamic: false, ignoreExamples: false }, isProxy: false,
+      validateRequest: true,
+      validateResponse: true,
+      checkSecurity: true,
+      errors: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: false, ignoreExamples: false },
+      isProxy: false,
     },
     components: { logger },
   });
@@ -114,22 +134,43 @@ export async function startPrismInProcess(definitionFile: string): Promise<Prism
 
 export async function startPrism(definitionFile: string): Promise<PrismServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn('nice', ['-n', '10', process.execPath, prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), definitionFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'nice',
+    ['-n', '10', process.execPath, prismBin(), 'mock', '-h', '127.0.0.1', '-p', String(port), definitionFile],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   running.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => { running.delete(child); resolve(); }));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => fail(new Error(`prism did not start within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`prism did not start within ${STARTUP_TIMEOUT_MS / 1000} s`)),
+      STARTUP_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       seen = (seen + chunk.toString()).slice(-4000);
-      if (/Prism is listening/.test(seen)) { clearTimeout(timer); resolve(); }
+      if (/Prism is listening/.test(seen)) {
+        clearTimeout(timer);
+        resolve();
+      }
     };
-    const fail = (e: Error) => { clearTimeout(timer); child.kill('SIGKILL'); reject(e); };
+    const fail = (e: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(e);
+    };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
-    child.once('exit', (code) => fail(new Error(`prism exited (${code}): ${seen.split('\n').filter(Boolean).slice(-2).join(' ').slice(0, 300)}`)));
+    child.once('exit', (code) =>
+      fail(new Error(`prism exited (${code}): ${seen.split('\n').filter(Boolean).slice(-2).join(' ').slice(0, 300)}`)),
+    );
   });
   // Prism logs every request; the output must keep draining or the child blocks.
   child.stdout?.resume();

@@ -6,7 +6,11 @@ import type { Auth, AuthScheme } from '../manifest.ts';
 import type { Recipe, RecipeField, RecipeParam } from '../recipe-schema.ts';
 
 // randexp's typings declare an ES default export, but the package is CommonJS with module.exports = class.
-interface Generator { max: number; randInt: (a: number, b: number) => number; gen(): string }
+interface Generator {
+  max: number;
+  randInt: (a: number, b: number) => number;
+  gen(): string;
+}
 const RandExp = createRequire(import.meta.url)('randexp') as new (pattern: string) => Generator;
 
 export interface BuiltRequest {
@@ -18,10 +22,21 @@ export interface BuiltRequest {
 }
 
 const FORMAT_VALUES: Readonly<Record<string, unknown>> = {
-  'date-time': '2024-01-02T03:04:05Z', date: '2024-01-02', time: '03:04:05Z', email: 'agent@example.com',
-  uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6', uri: 'https://example.com/x', url: 'https://example.com/x',
-  'uri-reference': 'https://example.com/x', hostname: 'example.com', ipv4: '192.0.2.1', ipv6: '2001:db8::1',
-  byte: 'aGVsbG8=', binary: 'hello', password: 'secret-1', duration: 'P1D',
+  'date-time': '2024-01-02T03:04:05Z',
+  date: '2024-01-02',
+  time: '03:04:05Z',
+  email: 'agent@example.com',
+  uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+  uri: 'https://example.com/x',
+  url: 'https://example.com/x',
+  'uri-reference': 'https://example.com/x',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+  byte: 'aGVsbG8=',
+  binary: 'hello',
+  password: 'secret-1',
+  duration: 'P1D',
 };
 
 type Shape = Omit<RecipeField, 'name' | 'required'> & { fields?: RecipeField[] };
@@ -34,8 +49,12 @@ function stringOf(f: Shape): string {
       const re = new RegExp(f.pattern, 'u');
       const gen = new RandExp(f.pattern);
       let seed = 1;
-      gen.randInt = (a: number, b: number) => { seed = (seed * 48271) % 2147483647; return a + (seed % (b - a + 1)); };
-      const fits = (t: string) => re.test(t) && t.length >= (f.min_length ?? 0) && t.length <= (f.max_length ?? Infinity);
+      gen.randInt = (a: number, b: number) => {
+        seed = (seed * 48271) % 2147483647;
+        return a + (seed % (b - a + 1));
+      };
+      const fits = (t: string) =>
+        re.test(t) && t.length >= (f.min_length ?? 0) && t.length <= (f.max_length ?? Infinity);
       // Repetitions grow until the length limits are met, as a person would stretch an example.
       for (let attempt = 0, max = 4; attempt < 12; attempt++, max *= 2) {
         gen.max = Math.min(max, Math.max(4, f.max_length ?? max));
@@ -66,14 +85,19 @@ export function fillValue(f: Shape): unknown {
   if (f.default !== undefined) return f.default;
   if (f.enum && f.enum.length > 0) return f.type === 'array' ? [f.enum[0]] : f.enum[0];
   switch (f.type) {
-    case 'number': return numberOf(f);
-    case 'boolean': return true;
+    case 'number':
+      return numberOf(f);
+    case 'boolean':
+      return true;
     case 'array': {
-      const item = f.items === 'object' ? objectOf(f.fields ?? []) : fillValue({ type: f.items ?? 'string', format: f.format });
+      const item =
+        f.items === 'object' ? objectOf(f.fields ?? []) : fillValue({ type: f.items ?? 'string', format: f.format });
       return Array.from({ length: Math.max(1, f.min_items ?? 1) }, () => item);
     }
-    case 'object': return objectOf(f.fields ?? []);
-    default: return stringOf(f);
+    case 'object':
+      return objectOf(f.fields ?? []);
+    default:
+      return stringOf(f);
   }
 }
 
@@ -83,17 +107,33 @@ function objectOf(fields: readonly RecipeField[]): Record<string, unknown> {
   return out;
 }
 
-const asText = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(asText).join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const asText = (v: unknown): string =>
+  typeof v === 'string'
+    ? v
+    : Array.isArray(v)
+      ? v.map(asText).join(',')
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
 
 /** Credentials for the first alternative of the operation's requirements, placed as each scheme says. */
-function placeCredentials(recipe: Recipe, auth: Auth, headers: Record<string, string>, query: URLSearchParams, cookies: string[]): void {
+function placeCredentials(
+  recipe: Recipe,
+  auth: Auth,
+  headers: Record<string, string>,
+  query: URLSearchParams,
+  cookies: string[],
+): void {
   const alternative = recipe.auth[0] ?? [];
   for (const id of alternative) {
     const scheme: AuthScheme | undefined = auth.schemes?.find((s) => s.id === id);
     if (!scheme) continue;
-    const value = scheme.type === 'basic' ? `Basic ${Buffer.from('user:pass').toString('base64')}`
-      : scheme.type === 'sigv4' ? `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240102/${scheme.region}/${scheme.service}/aws4_request, SignedHeaders=host, Signature=0`
-      : (scheme.format ?? '{key}').replace(/\{[^}]+\}/g, 'test-credential');
+    const value =
+      scheme.type === 'basic'
+        ? `Basic ${Buffer.from('user:pass').toString('base64')}`
+        : scheme.type === 'sigv4'
+          ? `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240102/${scheme.region}/${scheme.service}/aws4_request, SignedHeaders=host, Signature=0`
+          : (scheme.format ?? '{key}').replace(/\{[^}]+\}/g, 'test-credential');
     const name = scheme.name ?? 'Authorization';
     if (scheme.in === 'query') query.set(name, value);
     else if (scheme.in === 'cookie') cookies.push(`${name}=${encodeURIComponent(value)}`);
@@ -114,7 +154,9 @@ function pathOf(recipe: Recipe, values: Map<string, unknown>): string {
 
 function bodyOf(contentType: string, params: readonly RecipeParam[]): string | FormData {
   const whole = params.find((p) => p.name === 'body' && params.length === 1);
-  const value = whole ? fillValue(whole) : Object.fromEntries(params.filter((p) => p.required).map((p) => [p.name, fillValue(p)]));
+  const value = whole
+    ? fillValue(whole)
+    : Object.fromEntries(params.filter((p) => p.required).map((p) => [p.name, fillValue(p)]));
   if (/json/.test(contentType)) return JSON.stringify(value);
   if (/x-www-form-urlencoded/.test(contentType) && typeof value === 'object' && value !== null) {
     return new URLSearchParams(Object.entries(value).map(([k, v]) => [k, asText(v)])).toString();
@@ -139,7 +181,10 @@ export function buildRequest(recipe: Recipe, auth: Auth): BuiltRequest {
   const values = new Map<string, unknown>();
   const body: RecipeParam[] = [];
   for (const p of recipe.params) {
-    if (p.in === 'body') { body.push(p); continue; }
+    if (p.in === 'body') {
+      body.push(p);
+      continue;
+    }
     if (!p.required && p.default === undefined) continue;
     if (!p.required && p.in !== 'header') continue;
     const value = fillValue(p);

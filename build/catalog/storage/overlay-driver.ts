@@ -16,14 +16,20 @@ export interface OverlayOptions {
   base: Driver;
 }
 
-const text = (v: unknown): string | null => (v == null ? null : typeof v === 'string' ? v : Buffer.from(v as Uint8Array).toString('utf8'));
+const text = (v: unknown): string | null =>
+  v == null ? null : typeof v === 'string' ? v : Buffer.from(v as Uint8Array).toString('utf8');
 
 /** The top layer's keys under `prefix` with their values (tombstones included): what export writes back. */
 export async function topEntries(top: Driver, prefix: string): Promise<{ key: string; value: string }[]> {
   const keys = (await top.getKeys(prefix, {})).filter((k) => k.startsWith(prefix));
   if (keys.length === 0) return [];
   const values = top.getItems
-    ? (await top.getItems(keys.map((key) => ({ key })), {})).map((e) => e.value)
+    ? (
+        await top.getItems(
+          keys.map((key) => ({ key })),
+          {},
+        )
+      ).map((e) => e.value)
     : await Promise.all(keys.map((k) => top.getItem(k, {})));
   const out: { key: string; value: string }[] = [];
   keys.forEach((key, i) => {

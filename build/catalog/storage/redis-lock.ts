@@ -8,8 +8,10 @@ import os from 'node:os';
 import type { Redis } from 'ioredis';
 
 /** Deletes KEYS[1] only while it still holds ARGV[1]; answers 1 when deleted, else 0. */
-export const COMPARE_AND_DELETE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
-const RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+export const COMPARE_AND_DELETE =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+const RENEW =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
 
 export interface HeldLock {
   /** `host:pid:random`: who holds it, readable with GET for operators (and tests). */
@@ -19,17 +21,27 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-export async function tryLock(client: Redis, key: string, ttlMs: number, log: (line: string) => void = console.error): Promise<HeldLock | null> {
+export async function tryLock(
+  client: Redis,
+  key: string,
+  ttlMs: number,
+  log: (line: string) => void = console.error,
+): Promise<HeldLock | null> {
   const token = `${os.hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   if ((await client.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') return null;
   let lost = false;
   // Three renewals per TTL: one slow round trip or a short Redis hiccup does not lose the lock.
-  const timer = setInterval(() => {
-    client.eval(RENEW, 1, key, token, String(ttlMs)).then(
-      (r) => { if (r !== 1) lose('it expired or was taken'); },
-      (error: Error) => log(`lock ${key}: renewal failed (${error.message}); retrying`),
-    );
-  }, Math.max(50, Math.floor(ttlMs / 3)));
+  const timer = setInterval(
+    () => {
+      client.eval(RENEW, 1, key, token, String(ttlMs)).then(
+        (r) => {
+          if (r !== 1) lose('it expired or was taken');
+        },
+        (error: Error) => log(`lock ${key}: renewal failed (${error.message}); retrying`),
+      );
+    },
+    Math.max(50, Math.floor(ttlMs / 3)),
+  );
   timer.unref();
   const lose = (why: string) => {
     if (lost) return;
@@ -39,7 +51,9 @@ export async function tryLock(client: Redis, key: string, ttlMs: number, log: (l
   };
   return {
     token,
-    get lost() { return lost; },
+    get lost() {
+      return lost;
+    },
     async release() {
       clearInterval(timer);
       // Best effort: if Redis is unreachable the lock simply expires.

@@ -64,9 +64,14 @@ export function parsePendingField(field: string): { kind: RecordKind; id: string
 export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
   const names = overlayNames(prefix);
   const driver = redisDriver({
-    url, base: names.base,
+    url,
+    base: names.base,
     // As the runtime state's connection: a dead Redis fails a request within seconds instead of queueing it.
-    enableAutoPipelining: true, maxRetriesPerRequest: 2, connectTimeout: 5_000, commandTimeout: 10_000, lazyConnect: true,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+    commandTimeout: 10_000,
+    lazyConnect: true,
     // SCAN walks the whole keyspace (telemetry keys too): large pages keep a listing to a few round trips.
     scanCount: 1_000,
   });
@@ -76,7 +81,9 @@ export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
   let lastError: Error | null = null;
   // Without a listener ioredis prints every reconnect attempt as an unhandled error. Before the first
   // connection ready() (or the failing command) reports the problem itself.
-  client().on('ready', () => { connected = true; });
+  client().on('ready', () => {
+    connected = true;
+  });
   client().on('error', (error: Error) => {
     lastError = error;
     if (!connected || Date.now() - lastLog < 10_000) return;
@@ -93,7 +100,8 @@ export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
       const r = parsePendingField(f);
       if (r) notice[r.kind].push(r.id);
     }
-    const results = await client().multi()
+    const results = await client()
+      .multi()
       .hset(names.pending, ...[...fields].flatMap((f) => [f, token]))
       .publish(names.channel, JSON.stringify(notice))
       .exec();
@@ -105,7 +113,10 @@ export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
   let batch: { fields: Set<string>; done: Promise<void> } | null = null;
   let tail: Promise<void> = Promise.resolve();
   return {
-    driver, client, names, source,
+    driver,
+    client,
+    names,
+    source,
     async ready() {
       try {
         // Connect explicitly: a refused connection then fails with its own reason, not a retry count.
@@ -113,7 +124,9 @@ export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
         await client().ping();
       } catch (error) {
         // The connection's own error (ECONNREFUSED, auth) says more than the command's "Connection is closed".
-        throw new StorageUrlError(`cannot reach Redis at ${redactUrl(url)}: ${(lastError ?? (error as Error)).message}`);
+        throw new StorageUrlError(
+          `cannot reach Redis at ${redactUrl(url)}: ${(lastError ?? (error as Error)).message}`,
+        );
       }
     },
     changed(kind, id) {
@@ -121,10 +134,12 @@ export function redisOverlay(url: string, prefix = 'tcc:'): CatalogOverlay {
         const fields = new Set<string>();
         const b = {
           fields,
-          done: tail.then(() => new Promise<void>((r) => setImmediate(r))).then(() => {
-            if (batch === b) batch = null;
-            return publish(fields);
-          }),
+          done: tail
+            .then(() => new Promise<void>((r) => setImmediate(r)))
+            .then(() => {
+              if (batch === b) batch = null;
+              return publish(fields);
+            }),
         };
         batch = b;
         tail = b.done.catch(() => undefined);

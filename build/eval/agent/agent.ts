@@ -11,7 +11,12 @@ import type { CatalogClient, FullContract, ListingHit } from './service-client.t
 import type { AgentTask } from './tasks.ts';
 
 export const FAILURE_KINDS = [
-  'not found', 'wrong tool ranked first', 'cannot fill', 'install failed', 'execute failed', 'wrong result',
+  'not found',
+  'wrong tool ranked first',
+  'cannot fill',
+  'install failed',
+  'execute failed',
+  'wrong result',
 ] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 /**
@@ -20,7 +25,14 @@ export type FailureKind = (typeof FAILURE_KINDS)[number];
  * sandbox goes; `not run`: a PyPI package outside the local index.
  */
 export type AttemptKind =
-  | 'success' | 'does not fit' | 'cannot fill' | 'install failed' | 'execute failed' | 'wrong result' | 'not run' | 'filled';
+  | 'success'
+  | 'does not fit'
+  | 'cannot fill'
+  | 'install failed'
+  | 'execute failed'
+  | 'wrong result'
+  | 'not run'
+  | 'filled';
 
 /** What the agent asks the sandbox to do with one filled contract. */
 export interface RunRequest {
@@ -134,7 +146,10 @@ const pypiName = (c: FullContract) => c.identity.name.toLowerCase().replace(/[-_
 async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: AgentOptions): Promise<Attempt> {
   const at = (kind: AttemptKind, reason: string): Attempt => ({ rank, aid: hit.aid, kind, reason });
   // The lookup is not a use of the tool: 102 (processing) counts as neither success nor failure.
-  const contract = await opts.client.fullContract(hit.aid, { execution_feedback: 102, trend_keyword: trendKeyword(task.need) });
+  const contract = await opts.client.fullContract(hit.aid, {
+    execution_feedback: 102,
+    trend_keyword: trendKeyword(task.need),
+  });
   const execute = contract.action.execute_cmd;
   if (!execute) return at('execute failed', 'the contract has no execute command');
   if (task.platform === 'pypi' && opts.pypiAvailable && !opts.pypiAvailable(pypiName(contract))) {
@@ -143,12 +158,17 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
   const parsed = parseCommand(execute);
   const { files: stagedBytes, staged, sizes } = stageFiles(task, opts.filesDir);
   const fill = fillPlaceholders({
-    schema: contract.logic.input_schema, placeholders: parsed.placeholders, inputs: task.inputs, staged, outDir: OUT_DIR,
+    schema: contract.logic.input_schema,
+    placeholders: parsed.placeholders,
+    inputs: task.inputs,
+    staged,
+    outDir: OUT_DIR,
   });
   if (fill.problems.length) {
     const why = fill.problems.map((p) => `{${p.name}}: ${p.reason}`).join('; ');
     // An undescribed placeholder might have been the place for the input: then the contract is to blame.
-    const misfit = fill.problems.some((p) => p.kind === 'no_place') && !fill.problems.some((p) => p.kind === 'undescribed');
+    const misfit =
+      fill.problems.some((p) => p.kind === 'no_place') && !fill.problems.some((p) => p.kind === 'undescribed');
     return at(misfit ? 'does not fit' : 'cannot fill', why);
   }
   if (!contract.action.execute_argv) return at('execute failed', 'the execute command needs a shell');
@@ -169,8 +189,12 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
   }
   const dirOut = fill.outputs.find((o) => o.role === 'output_dir');
   const result: RunResult = {
-    result: pickResult(contract, fill, run), stdout: ex.stdout, stderr: ex.stderr, exitCode: ex.exitCode,
-    dirFiles: dirOut ? (run.dirs[dirOut.placeholder] ?? []) : [], inputSizes: sizes,
+    result: pickResult(contract, fill, run),
+    stdout: ex.stdout,
+    stderr: ex.stderr,
+    exitCode: ex.exitCode,
+    dirFiles: dirOut ? (run.dirs[dirOut.placeholder] ?? []) : [],
+    inputSizes: sizes,
   };
   const check = runCheck(task.check, result);
   return check.ok ? at('success', '') : at('wrong result', check.reason);
@@ -194,33 +218,65 @@ export async function runTask(task: AgentTask, opts: AgentOptions): Promise<Task
   const category = task.platform === 'pypi' ? 'pypi' : 'npm';
   const hits = await opts.client.search(task.need, category);
   const outcome: TaskOutcome = {
-    id: task.id, need: task.need, category: task.category, platform: task.platform, ran: true,
-    successRank: null, firstFailure: null, failure: null, attempts: [],
+    id: task.id,
+    need: task.need,
+    category: task.category,
+    platform: task.platform,
+    ran: true,
+    successRank: null,
+    firstFailure: null,
+    failure: null,
+    attempts: [],
   };
   if (opts.compareMcp) {
     const viaMcp = await opts.client.mcpSearch(task.need, category);
-    outcome.mcpSameTop = viaMcp.slice(0, 3).map((h) => h.aid).join() === hits.slice(0, 3).map((h) => h.aid).join();
+    outcome.mcpSameTop =
+      viaMcp
+        .slice(0, 3)
+        .map((h) => h.aid)
+        .join() ===
+      hits
+        .slice(0, 3)
+        .map((h) => h.aid)
+        .join();
   }
   for (const [i, hit] of hits.slice(0, opts.answers ?? 3).entries()) {
     let attempt: Attempt;
     try {
       attempt = await tryAnswer(task, hit, i + 1, opts);
     } catch (error) {
-      attempt = { rank: i + 1, aid: hit.aid, kind: 'execute failed', reason: `agent error: ${(error as Error).message}` };
+      attempt = {
+        rank: i + 1,
+        aid: hit.aid,
+        kind: 'execute failed',
+        reason: `agent error: ${(error as Error).message}`,
+      };
     }
     outcome.attempts.push(attempt);
     if (attempt.kind in REPORT) {
       const r = REPORT[attempt.kind as keyof typeof REPORT];
       // A lost report costs the catalog one data point, not the benchmark its run.
-      await opts.client.report(hit.aid, {
-        execution_feedback: r.execution_feedback, trend_keyword: trendKeyword(task.need), validation_vote: r.vote,
-      }).catch((error: Error) => { attempt.reason += ` (report not sent: ${error.message})`; });
+      await opts.client
+        .report(hit.aid, {
+          execution_feedback: r.execution_feedback,
+          trend_keyword: trendKeyword(task.need),
+          validation_vote: r.vote,
+        })
+        .catch((error: Error) => {
+          attempt.reason += ` (report not sent: ${error.message})`;
+        });
     }
     // Without a runner, a filled command is as far as the agent gets: the stages after it are not measured.
-    if (attempt.kind === 'success' || attempt.kind === 'filled') { outcome.successRank = i + 1; break; }
+    if (attempt.kind === 'success' || attempt.kind === 'filled') {
+      outcome.successRank = i + 1;
+      break;
+    }
   }
   const tried = outcome.attempts.filter((a) => a.kind !== 'not run');
-  if (hits.length > 0 && tried.length === 0) { outcome.ran = false; return outcome; }
+  if (hits.length > 0 && tried.length === 0) {
+    outcome.ran = false;
+    return outcome;
+  }
   Object.assign(outcome, classify(tried, outcome.successRank));
   return outcome;
 }

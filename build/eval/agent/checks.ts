@@ -62,9 +62,26 @@ const MAGIC = {
 export type MagicKind = keyof typeof MAGIC;
 
 const KEYS = [
-  'contains', 'not_contains', 'matches', 'log_matches', 'equals', 'json_equals', 'json_includes', 'number_near',
-  'file_is', 'image_size', 'zip_entries', 'gunzip_contains', 'dir_has', 'min_lines', 'max_line_length',
-  'smaller_than_input', 'exit_code', 'all', 'any', 'not',
+  'contains',
+  'not_contains',
+  'matches',
+  'log_matches',
+  'equals',
+  'json_equals',
+  'json_includes',
+  'number_near',
+  'file_is',
+  'image_size',
+  'zip_entries',
+  'gunzip_contains',
+  'dir_has',
+  'min_lines',
+  'max_line_length',
+  'smaller_than_input',
+  'exit_code',
+  'all',
+  'any',
+  'not',
 ] as const;
 
 const pass: CheckOutcome = { ok: true, reason: '' };
@@ -81,30 +98,49 @@ export function checkErrors(check: unknown, where = 'check'): string[] {
   const key = keys[0] as (typeof KEYS)[number];
   const v = c[key];
   const errors: string[] = [];
-  const isStrings = (x: unknown) => typeof x === 'string' || (Array.isArray(x) && x.every((s) => typeof s === 'string'));
+  const isStrings = (x: unknown) =>
+    typeof x === 'string' || (Array.isArray(x) && x.every((s) => typeof s === 'string'));
   switch (key) {
-    case 'all': case 'any':
+    case 'all':
+    case 'any':
       if (!Array.isArray(v) || v.length === 0) return [`${where}.${key}: must be a non-empty list`];
       for (const [i, sub] of v.entries()) errors.push(...checkErrors(sub, `${where}.${key}[${i}]`));
       return errors;
-    case 'not': return checkErrors(v, `${where}.not`);
-    case 'matches': case 'log_matches':
-      try { new RegExp(String(v), String(c.flags ?? '')); } catch (e) { errors.push(`${where}: ${(e as Error).message}`); }
+    case 'not':
+      return checkErrors(v, `${where}.not`);
+    case 'matches':
+    case 'log_matches':
+      try {
+        new RegExp(String(v), String(c.flags ?? ''));
+      } catch (e) {
+        errors.push(`${where}: ${(e as Error).message}`);
+      }
       if (typeof v !== 'string') errors.push(`${where}.${key}: must be a regular expression`);
       return errors;
-    case 'contains': case 'not_contains': case 'zip_entries': case 'dir_has':
+    case 'contains':
+    case 'not_contains':
+    case 'zip_entries':
+    case 'dir_has':
       return isStrings(v) ? [] : [`${where}.${key}: must be a string or a list of strings`];
     case 'file_is':
       return Object.hasOwn(MAGIC, String(v)) ? [] : [`${where}.file_is: one of ${Object.keys(MAGIC).join(', ')}`];
     case 'image_size': {
       const s = v as { width?: unknown; height?: unknown } | null;
-      return s && Number.isInteger(s.width) && Number.isInteger(s.height) ? [] : [`${where}.image_size: {width, height}`];
+      return s && Number.isInteger(s.width) && Number.isInteger(s.height)
+        ? []
+        : [`${where}.image_size: {width, height}`];
     }
-    case 'number_near': case 'min_lines': case 'max_line_length': case 'exit_code':
+    case 'number_near':
+    case 'min_lines':
+    case 'max_line_length':
+    case 'exit_code':
       return typeof v === 'number' ? [] : [`${where}.${key}: must be a number`];
-    case 'equals': case 'gunzip_contains': case 'smaller_than_input':
+    case 'equals':
+    case 'gunzip_contains':
+    case 'smaller_than_input':
       return typeof v === 'string' ? [] : [`${where}.${key}: must be a string`];
-    default: return [];
+    default:
+      return [];
   }
 }
 
@@ -120,10 +156,21 @@ export function numbersIn(text: string): number[] {
 /** The result read as JSON: one document, or JSON lines as an array; undefined when it is neither. */
 export function parseJsonResult(text: string): unknown {
   const t = text.trim();
-  try { return JSON.parse(t); } catch { /* try JSON lines next */ }
-  const lines = t.split('\n').map((l) => l.trim()).filter(Boolean);
+  try {
+    return JSON.parse(t);
+  } catch {
+    /* try JSON lines next */
+  }
+  const lines = t
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (lines.length > 1) {
-    try { return lines.map((l) => JSON.parse(l)); } catch { /* not JSON lines either */ }
+    try {
+      return lines.map((l) => JSON.parse(l));
+    } catch {
+      /* not JSON lines either */
+    }
   }
   return undefined;
 }
@@ -143,7 +190,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a); const kb = Object.keys(b);
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as never)[k], (b as never)[k]));
 }
@@ -153,7 +201,9 @@ function includes(expected: unknown, actual: unknown): boolean {
   if (expected !== null && typeof expected === 'object') {
     if (actual === null || typeof actual !== 'object') return false;
     if (Array.isArray(expected)) {
-      return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => includes(e, actual[i]));
+      return (
+        Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => includes(e, actual[i]))
+      );
     }
     return Object.entries(expected).every(([k, e]) => Object.hasOwn(actual, k) && includes(e, (actual as never)[k]));
   }
@@ -174,7 +224,11 @@ function hasMagic(bytes: Uint8Array, kind: MagicKind): boolean {
 }
 
 function zipNames(bytes: Uint8Array): string[] | null {
-  try { return Object.keys(unzipSync(bytes)); } catch { return null; }
+  try {
+    return Object.keys(unzipSync(bytes));
+  } catch {
+    return null;
+  }
 }
 
 const endsWithPath = (name: string, want: string) => name === want || name.endsWith(`/${want}`);
@@ -184,14 +238,18 @@ export function runCheck(check: Check, run: RunResult): CheckOutcome {
   const text = new TextDecoder().decode(run.result);
   const c = check as Record<string, unknown>;
   if ('all' in check) {
-    for (const sub of check.all) { const o = runCheck(sub, run); if (!o.ok) return o; }
+    for (const sub of check.all) {
+      const o = runCheck(sub, run);
+      if (!o.ok) return o;
+    }
     return pass;
   }
   if ('any' in check) {
     const outcomes = check.any.map((sub) => runCheck(sub, run));
     return outcomes.some((o) => o.ok) ? pass : fail(outcomes.map((o) => o.reason).join(' and '));
   }
-  if ('not' in check) return runCheck(check.not, run).ok ? fail(`unexpectedly passed: ${JSON.stringify(check.not)}`) : pass;
+  if ('not' in check)
+    return runCheck(check.not, run).ok ? fail(`unexpectedly passed: ${JSON.stringify(check.not)}`) : pass;
   if ('contains' in check || 'not_contains' in check) {
     const want = 'contains' in check;
     const fold = (s: string) => (c.ignore_case ? s.toLowerCase() : s);
@@ -206,31 +264,45 @@ export function runCheck(check: Check, run: RunResult): CheckOutcome {
   }
   if ('log_matches' in check) {
     const log = `${run.stdout}\n${run.stderr}`;
-    return new RegExp(check.log_matches, check.flags).test(log) ? pass : fail(`output does not match /${check.log_matches}/`);
+    return new RegExp(check.log_matches, check.flags).test(log)
+      ? pass
+      : fail(`output does not match /${check.log_matches}/`);
   }
   if ('equals' in check) {
     const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-    return norm(text) === norm(check.equals) ? pass : fail(`result is ${short(text.trim())}, not ${short(check.equals)}`);
+    return norm(text) === norm(check.equals)
+      ? pass
+      : fail(`result is ${short(text.trim())}, not ${short(check.equals)}`);
   }
   if ('json_equals' in check || 'json_includes' in check) {
     const parsed = parseJsonResult(text);
     if (parsed === undefined) return fail('result is not JSON');
     const value = at(parsed, check.path);
-    if ('json_equals' in check) return deepEqual(value, check.json_equals) ? pass : fail('JSON differs from the expected value');
-    return includesSomewhere(check.json_includes, value) ? pass : fail(`JSON lacks ${JSON.stringify(check.json_includes)}`);
+    if ('json_equals' in check)
+      return deepEqual(value, check.json_equals) ? pass : fail('JSON differs from the expected value');
+    return includesSomewhere(check.json_includes, value)
+      ? pass
+      : fail(`JSON lacks ${JSON.stringify(check.json_includes)}`);
   }
   if ('number_near' in check) {
     const tol = check.tolerance ?? 0;
     return numbersIn(text).some((n) => Math.abs(n - check.number_near) <= tol)
-      ? pass : fail(`no number within ${tol} of ${check.number_near} in the result`);
+      ? pass
+      : fail(`no number within ${tol} of ${check.number_near} in the result`);
   }
-  if ('file_is' in check) return hasMagic(run.result, check.file_is) ? pass : fail(`result is not a ${check.file_is} file`);
+  if ('file_is' in check)
+    return hasMagic(run.result, check.file_is) ? pass : fail(`result is not a ${check.file_is} file`);
   if ('image_size' in check) {
     let dims: { width?: number; height?: number };
-    try { dims = imageSize(run.result); } catch { return fail('result is not an image'); }
+    try {
+      dims = imageSize(run.result);
+    } catch {
+      return fail('result is not an image');
+    }
     const { width, height } = check.image_size;
     return dims.width === width && dims.height === height
-      ? pass : fail(`image is ${dims.width}x${dims.height}, not ${width}x${height}`);
+      ? pass
+      : fail(`image is ${dims.width}x${dims.height}, not ${width}x${height}`);
   }
   if ('zip_entries' in check) {
     const names = zipNames(run.result);
@@ -240,8 +312,14 @@ export function runCheck(check: Check, run: RunResult): CheckOutcome {
   }
   if ('gunzip_contains' in check) {
     let inner: string;
-    try { inner = new TextDecoder().decode(gunzipSync(run.result)); } catch { return fail('result is not gzip data'); }
-    return inner.includes(check.gunzip_contains) ? pass : fail(`decompressed result lacks ${short(check.gunzip_contains)}`);
+    try {
+      inner = new TextDecoder().decode(gunzipSync(run.result));
+    } catch {
+      return fail('result is not gzip data');
+    }
+    return inner.includes(check.gunzip_contains)
+      ? pass
+      : fail(`decompressed result lacks ${short(check.gunzip_contains)}`);
   }
   if ('dir_has' in check) {
     const files = run.dirFiles ?? [];
@@ -261,7 +339,8 @@ export function runCheck(check: Check, run: RunResult): CheckOutcome {
     const size = run.inputSizes?.[check.smaller_than_input];
     if (size === undefined) return fail(`no input named ${check.smaller_than_input}`);
     return run.result.length > 0 && run.result.length < size
-      ? pass : fail(`result is ${run.result.length} bytes, input ${size}`);
+      ? pass
+      : fail(`result is ${run.result.length} bytes, input ${size}`);
   }
   if ('exit_code' in check) return run.exitCode === check.exit_code ? pass : fail(`exit code ${run.exitCode}`);
   return fail(`unknown check ${JSON.stringify(check)}`);

@@ -59,7 +59,10 @@ export function guessRole(name: string, prop: PropertySchema | undefined): Input
   const n = name.toLowerCase();
   const d = (prop?.description ?? '').toLowerCase();
   if (/(^|_)(out|output|dest|destination)(_?dir|_?folder|_?directory)$/.test(n)) return 'output_dir';
-  if (/(^|_)(out|output|dest|destination|target)(_?file|_?path)?$/.test(n) || /\b(output|write[sn]?|save[sd]?) (file|path)\b/.test(d)) {
+  if (
+    /(^|_)(out|output|dest|destination|target)(_?file|_?path)?$/.test(n) ||
+    /\b(output|write[sn]?|save[sd]?) (file|path)\b/.test(d)
+  ) {
     return 'output_file';
   }
   if (/(^|_)(url|uri|link|endpoint|href)$/.test(n) || prop?.format === 'uri') return 'url';
@@ -72,12 +75,17 @@ export function guessRole(name: string, prop: PropertySchema | undefined): Input
 }
 
 const words = (s: string) =>
-  s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1);
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** How well a task input's name fits a placeholder: 3 same name, 2 one name in the other, 1 a shared word. */
 export function nameScore(placeholder: string, prop: PropertySchema | undefined, input: string): number {
-  const p = norm(placeholder); const i = norm(input);
+  const p = norm(placeholder);
+  const i = norm(input);
   if (p === i) return 3;
   if (p.length > 2 && i.length > 2 && (p.includes(i) || i.includes(p))) return 2;
   const mine = new Set([...words(placeholder), ...words(prop?.description ?? '')]);
@@ -106,8 +114,10 @@ export function fillPlaceholders(req: FillRequest): FillResult {
     used.add(input.name);
     const role = result.roles[p] as InputRole;
     if (role === 'output_file' || role === 'output_dir') {
-      const ext = role === 'output_file'
-        ? (input.ext || extensionOf(props[p]?.default) || extensionOf(props[p]?.examples?.[0])) : '';
+      const ext =
+        role === 'output_file'
+          ? input.ext || extensionOf(props[p]?.default) || extensionOf(props[p]?.examples?.[0])
+          : '';
       const out = path.posix.join(req.outDir, `${input.name}${ext}`);
       result.values[p] = out;
       result.outputs.push({ placeholder: p, path: out, role });
@@ -123,7 +133,9 @@ export function fillPlaceholders(req: FillRequest): FillResult {
 
   // First the placeholders whose names say which input they want, then the rest by role in order of use.
   for (const p of req.placeholders) {
-    const scored = candidates(p).map((i) => ({ i, s: nameScore(p, props[p], i.name) })).filter((x) => x.s >= 2);
+    const scored = candidates(p)
+      .map((i) => ({ i, s: nameScore(p, props[p], i.name) }))
+      .filter((x) => x.s >= 2);
     scored.sort((a, b) => b.s - a.s);
     if (scored[0]) assign(p, scored[0].i);
   }
@@ -156,8 +168,11 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.problems.push({ name: p, kind: 'unfilled', reason: 'a file to read, and the task gives no file for it' });
       continue;
     }
-    const fallback: [FillSource, unknown][] = [['default', prop.default], ['example', prop.examples?.[0]],
-      ['enum', prop.enum?.[0]]];
+    const fallback: [FillSource, unknown][] = [
+      ['default', prop.default],
+      ['example', prop.examples?.[0]],
+      ['enum', prop.enum?.[0]],
+    ];
     const found = fallback.find(([, v]) => v !== undefined && v !== null);
     if (found) {
       const [source, v] = found;
@@ -165,14 +180,20 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.sources[p] = source;
       continue;
     }
-    result.problems.push({ name: p, kind: 'unfilled', reason: `no task input of role ${role} and no default, example or enum` });
+    result.problems.push({
+      name: p,
+      kind: 'unfilled',
+      reason: `no task input of role ${role} and no default, example or enum`,
+    });
   }
 
   // An input the command never receives means the command does not do this task (numbers may stay defaults).
   for (const input of req.inputs) {
     if (used.has(input.name) || ['output_file', 'output_dir', 'number', 'option'].includes(input.role)) continue;
     result.problems.push({
-      name: input.name, kind: 'no_place', reason: `the command has no placeholder for the task's ${input.role} input`,
+      name: input.name,
+      kind: 'no_place',
+      reason: `the command has no placeholder for the task's ${input.role} input`,
     });
   }
   return result;

@@ -15,12 +15,18 @@ export function createSandboxRunner(registries?: Registries): Runner | string {
   if (missing) return missing;
   return async (req) => {
     const r = await runContract(req.contract as unknown as ToolContract, {
-      values: req.values, files: req.files, limits: LIMITS, ...(registries ? { registries } : {}),
+      values: req.values,
+      files: req.files,
+      limits: LIMITS,
+      ...(registries ? { registries } : {}),
     });
     const tail = (s: { stdout: string; stderr: string } | undefined) => `${s?.stderr ?? ''}\n${s?.stdout ?? ''}`.trim();
     if (r.notRun) {
       return {
-        install: { ok: false, detail: r.notRun.reason }, execute: null, files: {}, dirs: {},
+        install: { ok: false, detail: r.notRun.reason },
+        execute: null,
+        files: {},
+        dirs: {},
         notRun: { step: /execute_cmd/.test(r.notRun.reason) ? 'execute' : 'install', reason: r.notRun.reason },
       };
     }
@@ -30,9 +36,15 @@ export function createSandboxRunner(registries?: Registries): Runner | string {
     return {
       install: {
         ok: installOk,
-        detail: !setupOk ? `setup failed: ${tail(r.setup)}` : installOk ? '' : `${r.install?.timedOut ? 'timed out: ' : ''}${tail(r.install)}`,
+        detail: !setupOk
+          ? `setup failed: ${tail(r.setup)}`
+          : installOk
+            ? ''
+            : `${r.install?.timedOut ? 'timed out: ' : ''}${tail(r.install)}`,
       },
-      execute: ex ? { exitCode: ex.code, stdout: ex.stdout, stderr: ex.stderr, timedOut: ex.timedOut, ms: ex.ms } : null,
+      execute: ex
+        ? { exitCode: ex.code, stdout: ex.stdout, stderr: ex.stderr, timedOut: ex.timedOut, ms: ex.ms }
+        : null,
       files: r.outputs.files,
       dirs: r.outputs.dirs ?? {},
     };

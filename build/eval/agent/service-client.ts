@@ -23,7 +23,9 @@ export interface TaxPayload {
   validation_vote?: 'yes' | 'no' | 'partial';
 }
 
-interface ListingItem { identity?: { aid?: string; name?: string } }
+interface ListingItem {
+  identity?: { aid?: string; name?: string };
+}
 
 const hitsOf = (results: ListingItem[] | undefined): ListingHit[] =>
   (results ?? []).flatMap((r) => (r.identity?.aid ? [{ aid: r.identity.aid, name: r.identity.name ?? '' }] : []));
@@ -62,7 +64,9 @@ export class CatalogClient {
   /** `POST /api/v1/tools/{aid}` with a tax payload: the full contract. */
   async fullContract(aid: string, payload: TaxPayload): Promise<FullContract> {
     const res = await send(`${this.baseUrl}/api/v1/tools/${encodeURIComponent(aid)}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
     });
     return json<FullContract>(res, `tax gate for ${aid}`);
   }

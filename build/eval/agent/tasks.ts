@@ -39,7 +39,8 @@ export function loadTaskSet(file: string): AgentTask[] {
   const tasks = raw.map((t: Record<string, unknown>, i): AgentTask => {
     const at = `${file}[${i}]`;
     for (const k of Object.keys(t)) if (!FIELDS.has(k)) errors.push(`${at}: unknown field ${k}`);
-    for (const k of ['id', 'need', 'category']) if (typeof t[k] !== 'string' || !t[k]) errors.push(`${at}.${k}: required text`);
+    for (const k of ['id', 'need', 'category'])
+      if (typeof t[k] !== 'string' || !t[k]) errors.push(`${at}.${k}: required text`);
     if (ids.has(String(t.id))) errors.push(`${at}: duplicate id ${t.id}`);
     ids.add(String(t.id));
     const platform = t.platform ?? 'npm';
@@ -52,7 +53,8 @@ export function loadTaskSet(file: string): AgentTask[] {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(String(input.name))) errors.push(`${where}.name: a placeholder-like name`);
       if (names.has(input.name)) errors.push(`${where}: duplicate input ${input.name}`);
       names.add(input.name);
-      if (!(INPUT_ROLES as readonly string[]).includes(input.role)) errors.push(`${where}.role: one of ${INPUT_ROLES.join(', ')}`);
+      if (!(INPUT_ROLES as readonly string[]).includes(input.role))
+        errors.push(`${where}.role: one of ${INPUT_ROLES.join(', ')}`);
       if (input.role === 'input_file') {
         if (typeof input.file !== 'string' || !existsSync(path.join(filesDir, input.file))) {
           errors.push(`${where}.file: no such file under ${filesDir}`);
@@ -63,8 +65,13 @@ export function loadTaskSet(file: string): AgentTask[] {
     });
     errors.push(...checkErrors(t.check, `${at}.check`));
     return {
-      id: String(t.id), need: String(t.need), category: String(t.category), platform: platform as AgentTask['platform'],
-      inputs, check: t.check as Check, accept_nonzero_exit: t.accept_nonzero_exit === true,
+      id: String(t.id),
+      need: String(t.need),
+      category: String(t.category),
+      platform: platform as AgentTask['platform'],
+      inputs,
+      check: t.check as Check,
+      accept_nonzero_exit: t.accept_nonzero_exit === true,
     };
   });
   if (errors.length) throw new Error(`invalid task set:\n${errors.join('\n')}`);

@@ -4,14 +4,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_SCHEMA_PATH, type ApiManifest as Manifest, validateManifest } from '../../../build/apis/manifest.ts';
-import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER, operationsFilePath, readOperationsFile } from '../../../build/apis/recipe-schema.ts';
+import {
+  OPERATIONS_EXTENSION,
+  OPERATIONS_FOLDER,
+  operationsFilePath,
+  readOperationsFile,
+} from '../../../build/apis/recipe-schema.ts';
 import { checkOperationFiles } from '../../../build/catalog/validate-apis.ts';
 import { createAjv } from '../../../build/model/validate-contract.ts';
 
 const CATALOG = path.resolve(import.meta.dirname, '../../../catalog');
 const APIS = path.join(CATALOG, 'apis');
 
-const files = readdirSync(APIS).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(APIS)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const manifests = files.map((f) => {
   const text = readFileSync(path.join(APIS, f), 'utf8');
   return { file: f, text, value: JSON.parse(text) as Manifest };
@@ -21,19 +28,30 @@ describe('catalog/apis', () => {
   it('holds the compiled directory (≥ 2,400 manifests), their recipes, nothing else', () => {
     expect(files.length).toBeGreaterThanOrEqual(2400);
     expect(readdirSync(APIS).filter((f) => !f.endsWith('.json'))).toEqual([OPERATIONS_FOLDER]);
-    expect(readdirSync(path.join(APIS, OPERATIONS_FOLDER)).sort()).toEqual(files.map((f) => f.replace(/\.json$/, OPERATIONS_EXTENSION)));
+    expect(readdirSync(path.join(APIS, OPERATIONS_FOLDER)).sort()).toEqual(
+      files.map((f) => f.replace(/\.json$/, OPERATIONS_EXTENSION)),
+    );
   });
 
   it('recipes of a sample of APIs validate, and every intent of theirs has its recipe', () => {
     const sample = files.filter((_, i) => i % 100 === 0).map((f) => f.replace(/\.json$/, ''));
-    const recipeFiles = sample.map((id) => ({ id, file: `apis/operations/${id}.json.gz`, value: readOperationsFile(operationsFilePath(APIS, id)) }));
-    const check = checkOperationFiles(recipeFiles, manifests.map((m) => m.value));
+    const recipeFiles = sample.map((id) => ({
+      id,
+      file: `apis/operations/${id}.json.gz`,
+      value: readOperationsFile(operationsFilePath(APIS, id)),
+    }));
+    const check = checkOperationFiles(
+      recipeFiles,
+      manifests.map((m) => m.value),
+    );
     expect(check.errors).toEqual([]);
     expect(check.valid).toHaveLength(sample.length);
   });
 
   it('every manifest validates against the schema', () => {
-    const invalid = manifests.map((m) => ({ file: m.file, errors: validateManifest(m.value) })).filter((r) => r.errors.length > 0);
+    const invalid = manifests
+      .map((m) => ({ file: m.file, errors: validateManifest(m.value) }))
+      .filter((r) => r.errors.length > 0);
     expect(invalid.slice(0, 5)).toEqual([]);
   });
 
@@ -47,7 +65,10 @@ describe('catalog/apis', () => {
     for (const m of manifests) {
       expect(m.text, m.file).toBe(`${JSON.stringify(m.value, null, 2)}\n`);
       expect(m.value.manifest.service.length, m.file).toBeGreaterThan(0);
-      expect(m.value.manifest.intents.every((i) => i.id && i.returns), m.file).toBe(true);
+      expect(
+        m.value.manifest.intents.every((i) => i.id && i.returns),
+        m.file,
+      ).toBe(true);
     }
   });
 
@@ -68,6 +89,11 @@ describe(API_SCHEMA_PATH, () => {
     expect(check(sample)).toBe(true);
     const bad = { ...sample, service_name: 'Not Snake' };
     expect(check(bad)).toBe(false);
-    expect(validateManifest(bad)).toEqual([{ path: '/service_name', message: 'must be lowercase snake_case (letters and digits joined by single underscores)' }]);
+    expect(validateManifest(bad)).toEqual([
+      {
+        path: '/service_name',
+        message: 'must be lowercase snake_case (letters and digits joined by single underscores)',
+      },
+    ]);
   });
 });

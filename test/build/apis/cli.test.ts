@@ -33,11 +33,21 @@ describe('compile-apis', () => {
     expect(first.stdout).toMatch(/definition\s+min \d/);
     expect(first.stderr).not.toContain('compile-apis: 0/'); // no progress bar when not a TTY
 
-    const names = readdirSync(out).filter((n) => n.endsWith('.json')).sort();
-    expect(names).toEqual([
-      'adyen_dispute_service_v30_api.json', 'aws_applicationcostprofiler_api.json', 'aws_entitlement_marketplace_api.json',
-      'currencytick_api.json', 'google_gmail_api.json', '1password_events_api.json', 'twilio_api.json', 'xkcd_api.json',
-    ].sort());
+    const names = readdirSync(out)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
+    expect(names).toEqual(
+      [
+        'adyen_dispute_service_v30_api.json',
+        'aws_applicationcostprofiler_api.json',
+        'aws_entitlement_marketplace_api.json',
+        'currencytick_api.json',
+        'google_gmail_api.json',
+        '1password_events_api.json',
+        'twilio_api.json',
+        'xkcd_api.json',
+      ].sort(),
+    );
     // One recipes file per manifest, and nothing else.
     const recipes = readdirSync(path.join(out, 'operations')).sort();
     expect(recipes).toEqual(names.map((n) => n.replace(/\.json$/, '.json.gz')));

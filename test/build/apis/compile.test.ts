@@ -61,8 +61,10 @@ describe('auth', () => {
     def.security = [{ key: [] }];
     const m = await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT });
     expect(m.manifest.auth).toEqual({
-      type: 'apikey', header: 'X-Api-Key',
-      schemes: [{ id: 'key', type: 'apikey', in: 'header', name: 'X-Api-Key', format: '{key}' }], requirements: [['key']],
+      type: 'apikey',
+      header: 'X-Api-Key',
+      schemes: [{ id: 'key', type: 'apikey', in: 'header', name: 'X-Api-Key', format: '{key}' }],
+      requirements: [['key']],
     });
   });
 });
@@ -73,7 +75,10 @@ describe('base_url', () => {
     ['directory/googleapis.com/gmail.json', 'https://gmail.googleapis.com'],
     ['directory/twilio.com/api.json', 'https://api.twilio.com'],
     // server variables take their defaults
-    ['directory/amazonaws.com/applicationcostprofiler.json', 'https://application-cost-profiler.us-east-1.amazonaws.com'],
+    [
+      'directory/amazonaws.com/applicationcostprofiler.json',
+      'https://application-cost-profiler.us-east-1.amazonaws.com',
+    ],
     // Swagger 2.0: schemes + host + basePath, https preferred
     ['swagger2/1forge.com.json', 'https://1forge.com/forex-quotes'],
     ['swagger2/aiception.com.json', 'https://aiception.com/api/v2.1'],
@@ -85,13 +90,24 @@ describe('base_url', () => {
     const def = JSON.parse(fixtureText('directory/xkcd.com.json'));
     def.servers = [{ url: '/api/v2' }];
     def.info['x-origin'] = [{ format: 'openapi', url: 'https://docs.acme-api.dev/docs/openapi.json', version: '3.0' }];
-    expect((await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).manifest.base_url).toBe('https://docs.acme-api.dev/api/v2');
+    expect(
+      (await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).manifest.base_url,
+    ).toBe('https://docs.acme-api.dev/api/v2');
     // example.org is a documentation host: a template, never presented as callable
     def.info['x-origin'] = [{ format: 'openapi', url: 'https://example.org/docs/openapi.json', version: '3.0' }];
-    expect((await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).manifest)
-      .toMatchObject({ base_url: 'https://{host}/api/v2', base_url_template: true, base_url_variables: { host: { default: 'example.org', placeholder: true } } });
-    def.info['x-origin'] = [{ format: 'openapi', url: 'https://raw.githubusercontent.com/x/y/openapi.yaml', version: '3.0' }];
-    await expect(compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).rejects.toThrow(CompileError);
+    expect(
+      (await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).manifest,
+    ).toMatchObject({
+      base_url: 'https://{host}/api/v2',
+      base_url_template: true,
+      base_url_variables: { host: { default: 'example.org', placeholder: true } },
+    });
+    def.info['x-origin'] = [
+      { format: 'openapi', url: 'https://raw.githubusercontent.com/x/y/openapi.yaml', version: '3.0' },
+    ];
+    await expect(compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).rejects.toThrow(
+      CompileError,
+    );
   });
 });
 
@@ -109,21 +125,37 @@ describe('intent selection', () => {
   });
 
   it('required path, query and body parameters, with JSON types', async () => {
-    expect((await intent('directory/twilio.com/api.json', 'create_message')).params).toEqual({ AccountSid: 'string', To: 'string' });
-    expect((await intent('directory/xkcd.com.json', 'get_by_comic_id_info_0_json')).params).toEqual({ comicId: 'number' });
-    expect((await intent('directory/currencytick.com.json', 'historical_exchange_rate')).params).toEqual({ apikey: 'string', base: 'string', target: 'string', date: 'string' });
+    expect((await intent('directory/twilio.com/api.json', 'create_message')).params).toEqual({
+      AccountSid: 'string',
+      To: 'string',
+    });
+    expect((await intent('directory/xkcd.com.json', 'get_by_comic_id_info_0_json')).params).toEqual({
+      comicId: 'number',
+    });
+    expect((await intent('directory/currencytick.com.json', 'historical_exchange_rate')).params).toEqual({
+      apikey: 'string',
+      base: 'string',
+      target: 'string',
+      date: 'string',
+    });
     // Swagger 2.0 body parameter: required properties only
-    expect((await intent('swagger2/aiception.com.json', 'post_artistic_image')).params).toEqual({ image_url: 'string', style_url: 'string' });
+    expect((await intent('swagger2/aiception.com.json', 'post_artistic_image')).params).toEqual({
+      image_url: 'string',
+      style_url: 'string',
+    });
     // OpenAPI 3.1 request body with array and string fields
-    expect((await intent('directory/adyen.com/DisputeService-v30.json', 'post_supply_defense_document')).params)
-      .toEqual({ merchantAccountCode: 'string', disputePspReference: 'string', defenseDocuments: 'array' });
+    expect(
+      (await intent('directory/adyen.com/DisputeService-v30.json', 'post_supply_defense_document')).params,
+    ).toEqual({ merchantAccountCode: 'string', disputePspReference: 'string', defenseDocuments: 'array' });
   });
 
   it('deprecated operations are left out while others remain', async () => {
     const def = JSON.parse(fixtureText('directory/googleapis.com/gmail.json'));
     def.paths['/gmail/v1/users/{userId}/labels'].get.deprecated = true;
     const before = (await compileFixture('directory/googleapis.com/gmail.json')).manifest.intents.map((i) => i.id);
-    const after = (await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })).manifest.intents.map((i) => i.id);
+    const after = (
+      await compileManifest({ definition: def, serviceName: 'x_api', compiledAt: COMPILED_AT })
+    ).manifest.intents.map((i) => i.id);
     expect(before).toContain('gmail_users_labels_list');
     expect(after).not.toContain('gmail_users_labels_list');
     expect(after).toHaveLength(20);
@@ -142,12 +174,19 @@ describe('intent selection', () => {
     expect(pathResource('/users/{id}/drafts/{d}')).toBe('drafts');
     expect(pathResource('/search')).toBe('search');
     expect(pathResource('/things/constructor')).toBe('constructor');
-    const op = { method: 'POST', path: '/things/constructor', op: { operationId: 'constructor' }, index: 0 } as unknown as Operation;
+    const op = {
+      method: 'POST',
+      path: '/things/constructor',
+      op: { operationId: 'constructor' },
+      index: 0,
+    } as unknown as Operation;
     expect(kindOf(op)).toBe('action');
   });
 
   it('resources of RPC, dotted and custom-method paths (one rule for intents and returns)', () => {
-    expect(pathResource('/#X-Amz-Target=AWSApplicationCostProfiler.ListReportDefinitions')).toBe('list report definitions');
+    expect(pathResource('/#X-Amz-Target=AWSApplicationCostProfiler.ListReportDefinitions')).toBe(
+      'list report definitions',
+    );
     expect(pathResource('/account.cart.list.json')).toBe('cart');
     expect(pathResource('/v1/threatLists:computeDiff')).toBe('threat lists');
     expect(pathResource('/v1beta1/{parent}/evaluations:search')).toBe('evaluations');
@@ -158,8 +197,12 @@ describe('intent selection', () => {
   it('returns: the response description when it says something, else the schema or resource', async () => {
     expect((await intent('swagger2/1forge.com.json', 'get_quotes')).returns).toBe('A list of quotes');
     expect((await intent('directory/xkcd.com.json', 'get_info_0_json')).returns).toBe('the comic');
-    expect((await intent('directory/googleapis.com/gmail.json', 'gmail_users_messages_list')).returns).toBe('list of messages');
-    expect((await intent('directory/googleapis.com/gmail.json', 'gmail_users_labels_create')).returns).toBe('the created label');
+    expect((await intent('directory/googleapis.com/gmail.json', 'gmail_users_messages_list')).returns).toBe(
+      'list of messages',
+    );
+    expect((await intent('directory/googleapis.com/gmail.json', 'gmail_users_labels_create')).returns).toBe(
+      'the created label',
+    );
   });
 });
 
@@ -180,11 +223,22 @@ describe('metadata', () => {
   });
 
   it('source_url: the APIs.guru URL, swagger.json for Swagger-origin definitions', async () => {
-    expect((await compileFixture('directory/googleapis.com/gmail.json')).source_url).toBe('https://api.apis.guru/v2/specs/googleapis.com/gmail/v1/openapi.json');
-    expect((await compileFixture('directory/xkcd.com.json')).source_url).toBe('https://api.apis.guru/v2/specs/xkcd.com/1.0.0/openapi.json');
-    expect((await compileFixture('swagger2/aiception.com.json')).source_url).toBe('https://api.apis.guru/v2/specs/aiception.com/1.0.0/swagger.json');
-    expect((await compileFixture('directory/1password.com/events.json', { specId: { provider: '1password.com', service: 'events' } })).source_url)
-      .toBe('https://api.apis.guru/v2/specs/1password.com/events/1.2.0/openapi.json');
+    expect((await compileFixture('directory/googleapis.com/gmail.json')).source_url).toBe(
+      'https://api.apis.guru/v2/specs/googleapis.com/gmail/v1/openapi.json',
+    );
+    expect((await compileFixture('directory/xkcd.com.json')).source_url).toBe(
+      'https://api.apis.guru/v2/specs/xkcd.com/1.0.0/openapi.json',
+    );
+    expect((await compileFixture('swagger2/aiception.com.json')).source_url).toBe(
+      'https://api.apis.guru/v2/specs/aiception.com/1.0.0/swagger.json',
+    );
+    expect(
+      (
+        await compileFixture('directory/1password.com/events.json', {
+          specId: { provider: '1password.com', service: 'events' },
+        })
+      ).source_url,
+    ).toBe('https://api.apis.guru/v2/specs/1password.com/events/1.2.0/openapi.json');
   });
 
   it('reliability: https, auth and size raise it; http and few operations lower it', async () => {
@@ -199,14 +253,20 @@ describe('determinism and failures', () => {
       const text = fixtureText(file);
       const def = JSON.parse(text);
       const a = await compileManifest({ definition: def, text, serviceName: 'x_api', compiledAt: COMPILED_AT });
-      const b = await compileManifest({ definition: JSON.parse(text), text, serviceName: 'x_api', compiledAt: COMPILED_AT });
+      const b = await compileManifest({
+        definition: JSON.parse(text),
+        text,
+        serviceName: 'x_api',
+        compiledAt: COMPILED_AT,
+      });
       expect(manifestFileContent(a)).toBe(manifestFileContent(b));
       expect(JSON.stringify(def)).toBe(JSON.stringify(JSON.parse(text)));
     }
   });
 
   it('definitions that cannot become a manifest fail with a reason', async () => {
-    const compile = (definition: unknown) => compileManifest({ definition, serviceName: 'x_api', compiledAt: COMPILED_AT });
+    const compile = (definition: unknown) =>
+      compileManifest({ definition, serviceName: 'x_api', compiledAt: COMPILED_AT });
     await expect(compile([])).rejects.toThrow('not a JSON object');
     await expect(compile({ info: {} })).rejects.toThrow('not an OpenAPI');
     const noPaths = JSON.parse(fixtureText('directory/xkcd.com.json'));

@@ -22,10 +22,17 @@ describe('requests from recipes against Prism on the source definition', { timeo
 
   beforeAll(async () => {
     const text = readFileSync(DEFINITION, 'utf8');
-    ({ manifest, operations } = await compileApi({ definition: JSON.parse(text), text, serviceName: 'fixture_api', compiledAt: COMPILED_AT }));
+    ({ manifest, operations } = await compileApi({
+      definition: JSON.parse(text),
+      text,
+      serviceName: 'fixture_api',
+      compiledAt: COMPILED_AT,
+    }));
     prism = await startPrism(DEFINITION);
   }, 300_000);
-  afterAll(async () => { await prism?.close(); });
+  afterAll(async () => {
+    await prism?.close();
+  });
 
   it('accepts the request built for every operation (form, multipart, constant header, two schemes, limits)', async () => {
     for (const recipe of operations.operations) {
@@ -33,8 +40,15 @@ describe('requests from recipes against Prism on the source definition', { timeo
       const verdict = await prism.send(request);
       expect({ id: recipe.id, ...verdict }).toMatchObject({ id: recipe.id, accepted: true });
     }
-    const send = buildRequest(operations.operations.find((o) => o.id === 'send_message') as never, manifest.manifest.auth);
-    expect(send.headers).toMatchObject({ 'X-Api-Version': '2024-01-01', 'X-Client-Id': 'test-credential', 'X-Secret': 'test-credential' });
+    const send = buildRequest(
+      operations.operations.find((o) => o.id === 'send_message') as never,
+      manifest.manifest.auth,
+    );
+    expect(send.headers).toMatchObject({
+      'X-Api-Version': '2024-01-01',
+      'X-Client-Id': 'test-credential',
+      'X-Secret': 'test-credential',
+    });
     expect(String(send.body)).toMatch(/^To=%2B[1-9]\d{7,14}&Body=.+$/);
   });
 
@@ -42,11 +56,17 @@ describe('requests from recipes against Prism on the source definition', { timeo
     const send = operations.operations.find((o) => o.id === 'send_message');
     const list = operations.operations.find((o) => o.id === 'list_messages');
     if (!send || !list) throw new Error('fixture recipes missing');
-    const noHeader = buildRequest({ ...send, params: send.params.filter((p) => p.name !== 'X-Api-Version') }, manifest.manifest.auth);
+    const noHeader = buildRequest(
+      { ...send, params: send.params.filter((p) => p.name !== 'X-Api-Version') },
+      manifest.manifest.auth,
+    );
     expect(await prism.send(noHeader)).toMatchObject({ accepted: false });
     const noAuth = buildRequest({ ...list, auth: [] }, manifest.manifest.auth);
     expect(await prism.send(noAuth)).toMatchObject({ accepted: false, reason: expect.stringMatching(/UNAUTHORIZED/) });
-    const tooSmall = buildRequest({ ...list, params: list.params.map((p) => ({ ...p, minimum: undefined })) }, manifest.manifest.auth);
+    const tooSmall = buildRequest(
+      { ...list, params: list.params.map((p) => ({ ...p, minimum: undefined })) },
+      manifest.manifest.auth,
+    );
     expect(tooSmall.url).toBe('/messages?limit=1');
     expect(await prism.send(tooSmall)).toMatchObject({ accepted: false });
   });
@@ -68,10 +88,26 @@ describe('fillValue', () => {
 
 describe('flagship matching', () => {
   it('matches the end of the path whatever the template names, or an operationId with or without a method prefix', () => {
-    expect(matches('POST /users/{userId}/messages/send', { id: 'x', method: 'POST', path: '/gmail/v1/users/{user}/messages/send' })).toBe(true);
-    expect(matches('POST /users/{userId}/messages/send', { id: 'x', method: 'GET', path: '/gmail/v1/users/{user}/messages/send' })).toBe(false);
+    expect(
+      matches('POST /users/{userId}/messages/send', {
+        id: 'x',
+        method: 'POST',
+        path: '/gmail/v1/users/{user}/messages/send',
+      }),
+    ).toBe(true);
+    expect(
+      matches('POST /users/{userId}/messages/send', {
+        id: 'x',
+        method: 'GET',
+        path: '/gmail/v1/users/{user}/messages/send',
+      }),
+    ).toBe(false);
     expect(matches('GET /files', { id: 'x', method: 'GET', path: '/profiles' })).toBe(false);
-    expect(matches('op:SendMessage', { id: 'get_send_message', method: 'GET', path: '/#Action=SendMessage' })).toBe(true);
-    expect(matches('op:SendMessage', { id: 'send_message_batch', method: 'POST', path: '/#Action=SendMessageBatch' })).toBe(false);
+    expect(matches('op:SendMessage', { id: 'get_send_message', method: 'GET', path: '/#Action=SendMessage' })).toBe(
+      true,
+    );
+    expect(
+      matches('op:SendMessage', { id: 'send_message_batch', method: 'POST', path: '/#Action=SendMessageBatch' }),
+    ).toBe(false);
   });
 });

@@ -29,5 +29,11 @@ export function fixtureText(file: FixtureFile): string {
 
 export async function compileFixture(file: FixtureFile, extra: Partial<CompileInput> = {}): Promise<ApiManifest> {
   const text = fixtureText(file);
-  return compileManifest({ definition: JSON.parse(text), text, serviceName: 'fixture_api', compiledAt: COMPILED_AT, ...extra });
+  return compileManifest({
+    definition: JSON.parse(text),
+    text,
+    serviceName: 'fixture_api',
+    compiledAt: COMPILED_AT,
+    ...extra,
+  });
 }

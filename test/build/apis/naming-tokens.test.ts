@@ -72,7 +72,14 @@ describe('countTokens', () => {
   });
 
   it('distribution: nearest-rank percentiles', () => {
-    expect(distribution([5, 1, 3, 2, 4, 6, 7, 8, 9, 10])).toEqual({ count: 10, total: 55, min: 1, median: 5, p90: 9, max: 10 });
+    expect(distribution([5, 1, 3, 2, 4, 6, 7, 8, 9, 10])).toEqual({
+      count: 10,
+      total: 55,
+      min: 1,
+      median: 5,
+      p90: 9,
+      max: 10,
+    });
     expect(distribution([])).toMatchObject({ count: 0, min: 0, max: 0 });
   });
 });

@@ -82,7 +82,9 @@ describe.each(backends)('catalog storage driver: $name', (backend) => {
   afterAll(() => close());
 
   it('reads a record of the base folder, raw and as text, and reports absent keys as null', async () => {
-    expect(await storage.getItemRaw('tools:seed.json').then((v) => Buffer.from(v as Uint8Array).toString('utf8'))).toBe(SEED);
+    expect(await storage.getItemRaw('tools:seed.json').then((v) => Buffer.from(v as Uint8Array).toString('utf8'))).toBe(
+      SEED,
+    );
     expect(await storage.hasItem('tools:seed.json')).toBe(true);
     expect(await storage.getItem('tools:missing.json')).toBeNull();
     expect(await storage.hasItem('tools:missing.json')).toBe(false);

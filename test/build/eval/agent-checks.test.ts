@@ -3,7 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type Check, checkErrors, numbersIn, parseJsonResult, type RunResult, runCheck } from '../../../build/eval/agent/checks.ts';
+import {
+  type Check,
+  checkErrors,
+  numbersIn,
+  parseJsonResult,
+  type RunResult,
+  runCheck,
+} from '../../../build/eval/agent/checks.ts';
 import { loadTaskSet } from '../../../build/eval/agent/tasks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -12,7 +19,10 @@ const fixture = (name: string) => readFileSync(path.join(tasksDir, 'files', name
 
 const run = (result: string | Uint8Array, extra: Partial<RunResult> = {}): RunResult => ({
   result: typeof result === 'string' ? new TextEncoder().encode(result) : result,
-  stdout: typeof result === 'string' ? result : '', stderr: '', exitCode: 0, ...extra,
+  stdout: typeof result === 'string' ? result : '',
+  stderr: '',
+  exitCode: 0,
+  ...extra,
 });
 const ok = (check: Check, r: RunResult) => runCheck(check, r).ok;
 
@@ -82,7 +92,9 @@ describe('file checks', () => {
 
   it('image_size reads the dimensions of PNG, GIF and BMP', () => {
     expect(ok({ image_size: { width: 64, height: 32 } }, run(fixture('image.png')))).toBe(true);
-    expect(runCheck({ image_size: { width: 32, height: 16 } }, run(fixture('image.png'))).reason).toBe('image is 64x32, not 32x16');
+    expect(runCheck({ image_size: { width: 32, height: 16 } }, run(fixture('image.png'))).reason).toBe(
+      'image is 64x32, not 32x16',
+    );
     expect(ok({ image_size: { width: 8, height: 6 } }, run(fixture('tile.bmp')))).toBe(true);
     expect(ok({ image_size: { width: 1, height: 1 } }, run(fixture('dot.gif')))).toBe(true);
     expect(runCheck({ image_size: { width: 1, height: 1 } }, run('text')).reason).toBe('result is not an image');
@@ -97,7 +109,9 @@ describe('file checks', () => {
   });
 
   it('dir_has, smaller_than_input and exit_code', () => {
-    expect(ok({ dir_has: ['readme.txt', 'todo.txt'] }, run('', { dirFiles: ['readme.txt', 'notes/todo.txt'] }))).toBe(true);
+    expect(ok({ dir_has: ['readme.txt', 'todo.txt'] }, run('', { dirFiles: ['readme.txt', 'notes/todo.txt'] }))).toBe(
+      true,
+    );
     expect(ok({ dir_has: ['odo.txt'] }, run('', { dirFiles: ['notes/todo.txt'] }))).toBe(false);
     expect(ok({ smaller_than_input: 'css' }, run('a{b:c}', { inputSizes: { css: 100 } }))).toBe(true);
     expect(ok({ smaller_than_input: 'css' }, run('', { inputSizes: { css: 100 } }))).toBe(false);
@@ -117,8 +131,9 @@ describe('combinators and validation', () => {
     expect(checkErrors({ contains: 'x' })).toEqual([]);
     expect(checkErrors({ tool_is: 'marked' })[0]).toMatch(/exactly one of/);
     expect(checkErrors({ matches: '(' })[0]).toMatch(/check: Invalid regular expression/);
-    expect(checkErrors({ all: [{ file_is: 'doc' }] })).toEqual(['check.all[0].file_is: one of ' +
-      'png, jpeg, gif, webp, bmp, ico, pdf, zip, gzip, tar, 7z, wasm']);
+    expect(checkErrors({ all: [{ file_is: 'doc' }] })).toEqual([
+      'check.all[0].file_is: one of ' + 'png, jpeg, gif, webp, bmp, ico, pdf, zip, gzip, tar, 7z, wasm',
+    ]);
     expect(checkErrors({ image_size: { width: 1 } })).toEqual(['check.image_size: {width, height}']);
   });
 });
@@ -128,8 +143,18 @@ describe('the task sets', () => {
     const tasks = loadTaskSet(path.join(tasksDir, `${name}.json`));
     expect(tasks.length).toBeGreaterThanOrEqual(name === 'dev' ? 150 : 75);
     const categories = new Set(tasks.map((t) => t.category));
-    expect([...categories].sort()).toEqual(['archives', 'code-tooling', 'crypto', 'data-formats', 'dates', 'documents',
-      'media', 'messaging', 'text', 'web-pages']);
+    expect([...categories].sort()).toEqual([
+      'archives',
+      'code-tooling',
+      'crypto',
+      'data-formats',
+      'dates',
+      'documents',
+      'media',
+      'messaging',
+      'text',
+      'web-pages',
+    ]);
   });
 
   it('the held-out and dev needs do not repeat each other word for word', () => {

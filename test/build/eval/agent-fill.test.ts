@@ -15,10 +15,15 @@ describe('fillPlaceholders', () => {
         output: { type: 'string', role: 'output_file', description: 'Where to write', examples: ['out.webp'] },
       },
     };
-    const r = fill(schema, ['input', 'output'], [
-      { name: 'image', role: 'input_file', file: 'image.png' },
-      { name: 'result', role: 'output_file', ext: '.jpg' },
-    ], { image: 'in/image.png' });
+    const r = fill(
+      schema,
+      ['input', 'output'],
+      [
+        { name: 'image', role: 'input_file', file: 'image.png' },
+        { name: 'result', role: 'output_file', ext: '.jpg' },
+      ],
+      { image: 'in/image.png' },
+    );
     expect(r.problems).toEqual([]);
     expect(r.values).toEqual({ input: 'in/image.png', output: 'out/result.jpg' });
     expect(r.outputs).toEqual([{ placeholder: 'output', path: 'out/result.jpg', role: 'output_file' }]);
@@ -27,7 +32,10 @@ describe('fillPlaceholders', () => {
   it('names an output file the task did not ask for after the placeholder, with the extension of its example', () => {
     const schema: SchemaObject = {
       type: 'object',
-      properties: { text: { type: 'string', role: 'text' }, out: { type: 'string', role: 'output_file', examples: ['qr.png'] } },
+      properties: {
+        text: { type: 'string', role: 'text' },
+        out: { type: 'string', role: 'output_file', examples: ['qr.png'] },
+      },
     };
     const r = fill(schema, ['text', 'out'], [{ name: 'url', role: 'url', value: 'https://example.com' }]);
     expect(r.values).toEqual({ text: 'https://example.com', out: 'out/out.png' });
@@ -39,10 +47,14 @@ describe('fillPlaceholders', () => {
       type: 'object',
       properties: { end: { type: 'string', role: 'text' }, start: { type: 'string', role: 'text' } },
     };
-    const r = fill(schema, ['end', 'start'], [
-      { name: 'start', role: 'text', value: '2024-01-15' },
-      { name: 'end', role: 'text', value: '2024-03-01' },
-    ]);
+    const r = fill(
+      schema,
+      ['end', 'start'],
+      [
+        { name: 'start', role: 'text', value: '2024-01-15' },
+        { name: 'end', role: 'text', value: '2024-03-01' },
+      ],
+    );
     expect(r.values).toEqual({ end: '2024-03-01', start: '2024-01-15' });
   });
 
@@ -63,14 +75,18 @@ describe('fillPlaceholders', () => {
 
   it('prefers the task number over the default when the names agree', () => {
     const schema: SchemaObject = {
-      type: 'object', properties: { width: { type: 'integer', role: 'number', default: 100 } },
+      type: 'object',
+      properties: { width: { type: 'integer', role: 'number', default: 100 } },
     };
     expect(fill(schema, ['width'], [{ name: 'width', role: 'number', value: 32 }]).values).toEqual({ width: '32' });
   });
 
   it('says it cannot fill an undescribed placeholder, or a file to read the task does not give', () => {
-    const r = fill({ type: 'object', properties: { input: { type: 'string', role: 'input_file' } } },
-      ['model', 'input'], [{ name: 'text', role: 'text', value: 'hi' }]);
+    const r = fill(
+      { type: 'object', properties: { input: { type: 'string', role: 'input_file' } } },
+      ['model', 'input'],
+      [{ name: 'text', role: 'text', value: 'hi' }],
+    );
     expect(r.problems).toEqual([
       { name: 'model', kind: 'undescribed', reason: 'not described in input_schema' },
       { name: 'input', kind: 'unfilled', reason: 'a file to read, and the task gives no file for it' },
@@ -83,17 +99,24 @@ describe('fillPlaceholders', () => {
     expect(fill({ type: 'object' }, ['width'], []).problems).toEqual([
       { name: 'width', kind: 'undescribed', reason: 'not described in input_schema' },
     ]);
-    expect(fill({ type: 'object' }, ['width'], [{ name: 'width', role: 'number', value: 5 }]).values).toEqual({ width: '5' });
+    expect(fill({ type: 'object' }, ['width'], [{ name: 'width', role: 'number', value: 5 }]).values).toEqual({
+      width: '5',
+    });
   });
 
   it('reports task inputs the command has no place for, except numbers and outputs that may stay defaults', () => {
     const schema: SchemaObject = { type: 'object', properties: { file: { type: 'string', role: 'input_file' } } };
-    const r = fill(schema, ['file'], [
-      { name: 'base', role: 'input_file', file: 'a.json' },
-      { name: 'override', role: 'input_file', file: 'b.json' },
-      { name: 'level', role: 'number', value: 9 },
-      { name: 'result', role: 'output_file', ext: '.json' },
-    ], { base: 'in/a.json', override: 'in/b.json' });
+    const r = fill(
+      schema,
+      ['file'],
+      [
+        { name: 'base', role: 'input_file', file: 'a.json' },
+        { name: 'override', role: 'input_file', file: 'b.json' },
+        { name: 'level', role: 'number', value: 9 },
+        { name: 'result', role: 'output_file', ext: '.json' },
+      ],
+      { base: 'in/a.json', override: 'in/b.json' },
+    );
     expect(r.values).toEqual({ file: 'in/a.json' });
     expect(r.problems).toEqual([
       { name: 'override', kind: 'no_place', reason: "the command has no placeholder for the task's input_file input" },
@@ -105,10 +128,15 @@ describe('fillPlaceholders', () => {
       type: 'object',
       properties: { payload: { type: 'string', role: 'json' }, secret: { type: 'string', role: 'text' } },
     };
-    const r = fill(schema, ['payload', 'secret'], [
-      { name: 'payload', role: 'json', value: { sub: '42' } },
-      { name: 'token', role: 'input_file', file: 't.jwt' },
-    ], { token: 'in/t.jwt' });
+    const r = fill(
+      schema,
+      ['payload', 'secret'],
+      [
+        { name: 'payload', role: 'json', value: { sub: '42' } },
+        { name: 'token', role: 'input_file', file: 't.jwt' },
+      ],
+      { token: 'in/t.jwt' },
+    );
     expect(r.values.payload).toBe('{"sub":"42"}');
     expect(r.problems.map((p) => p.name).sort()).toEqual(['secret', 'token']);
   });

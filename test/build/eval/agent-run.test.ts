@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Attempt, classify, pickResult, type RunReport, type Runner, runTask } from '../../../build/eval/agent/agent.ts';
+import {
+  type Attempt,
+  classify,
+  pickResult,
+  type RunReport,
+  type Runner,
+  runTask,
+} from '../../../build/eval/agent/agent.ts';
 import type { FillResult } from '../../../build/eval/agent/fill.ts';
 import type { FullContract } from '../../../build/eval/agent/service-client.ts';
 import { createSandboxRunner } from '../../../build/eval/agent/sandbox-runner.ts';
@@ -24,7 +31,9 @@ const shout = sampleContract('npm-shoutcase-v1', {
   logic: {
     input_schema: {
       type: 'object',
-      properties: { file: { type: 'string', role: 'input_file', description: 'Text file to convert', examples: ['notes.txt'] } },
+      properties: {
+        file: { type: 'string', role: 'input_file', description: 'Text file to convert', examples: ['notes.txt'] },
+      },
     },
     output_schema: { type: 'string', target: 'stdout' },
   },
@@ -33,7 +42,10 @@ const shout = sampleContract('npm-shoutcase-v1', {
 const whisper = sampleContract('npm-whispercase-v1', {
   identity: { task: 'Convert a text file to whispercase', tags: ['whispercase'] },
   logic: {
-    input_schema: { type: 'object', properties: { file: { type: 'string', role: 'input_file', description: 'Text file' } } },
+    input_schema: {
+      type: 'object',
+      properties: { file: { type: 'string', role: 'input_file', description: 'Text file' } },
+    },
     output_schema: { type: 'string', target: 'stdout' },
   },
   action: { install_cmd: 'npm install whispercase', execute_cmd: 'npx whispercase {mode} {file}' },
@@ -52,7 +64,12 @@ beforeAll(async () => {
     { name: 'shoutcase', files: { 'cli.js': UPPER }, bin: { shoutcase: 'cli.js' } },
     { name: 'whispercase', files: { 'cli.js': UPPER }, bin: { whispercase: 'cli.js' } },
   ]);
-  const r = createSandboxRunner({ npm: npm.url, pipIndex: 'http://127.0.0.1:9/simple', pipExtraIndexes: [], pipFindLinks: [] });
+  const r = createSandboxRunner({
+    npm: npm.url,
+    pipIndex: 'http://127.0.0.1:9/simple',
+    pipExtraIndexes: [],
+    pipFindLinks: [],
+  });
   if (typeof r === 'string') throw new Error(r);
   runner = r;
   server = await startTestServer({ extraTools: [shout, whisper] });
@@ -69,14 +86,24 @@ afterAll(async () => {
 });
 
 const task = (need: string, check: AgentTask['check']): AgentTask => ({
-  id: 't-1', need, category: 'text', platform: 'npm', accept_nonzero_exit: false, check,
+  id: 't-1',
+  need,
+  category: 'text',
+  platform: 'npm',
+  accept_nonzero_exit: false,
+  check,
   inputs: [{ name: 'text', role: 'input_file', file: 'hello.txt' }],
 });
 
 describe('runTask', () => {
   it('meets a need with the first answer, through the tax gate and the sandbox, and reports it back', async () => {
     const before = (await server.json('/api/v1/tools/npm-shoutcase-v1')).body.trust.telemetry;
-    const outcome = await runTask(task('shoutcase a text file', { contains: 'HELLO AGENT' }), { client, filesDir, runner, answers: 1 });
+    const outcome = await runTask(task('shoutcase a text file', { contains: 'HELLO AGENT' }), {
+      client,
+      filesDir,
+      runner,
+      answers: 1,
+    });
     expect(outcome.attempts).toEqual([{ rank: 1, aid: 'npm-shoutcase-v1', kind: 'success', reason: '' }]);
     expect(outcome).toMatchObject({ successRank: 1, firstFailure: null, failure: null, ran: true });
     const after = (await server.json('/api/v1/tools/npm-shoutcase-v1')).body.trust.telemetry;
@@ -87,17 +114,33 @@ describe('runTask', () => {
   }, 180_000);
 
   it('says wrong result when the command runs but the check fails, and votes no', async () => {
-    const outcome = await runTask(task('shoutcase a text file', { contains: 'GOODBYE' }), { client, filesDir, runner, answers: 1 });
-    expect(outcome.attempts[0]).toMatchObject({ aid: 'npm-shoutcase-v1', kind: 'wrong result', reason: 'result lacks "GOODBYE"' });
+    const outcome = await runTask(task('shoutcase a text file', { contains: 'GOODBYE' }), {
+      client,
+      filesDir,
+      runner,
+      answers: 1,
+    });
+    expect(outcome.attempts[0]).toMatchObject({
+      aid: 'npm-shoutcase-v1',
+      kind: 'wrong result',
+      reason: 'result lacks "GOODBYE"',
+    });
     expect(outcome).toMatchObject({ successRank: null, firstFailure: 'wrong result', failure: 'wrong result' });
     const t = (await server.json('/api/v1/tools/npm-shoutcase-v1')).body.trust.telemetry;
     expect(t.votes.no).toBeGreaterThanOrEqual(1);
   }, 180_000);
 
   it('cannot fill an undescribed placeholder and never installs that tool', async () => {
-    const outcome = await runTask(task('whispercase a text file', { contains: 'x' }), { client, filesDir, runner, answers: 1 });
+    const outcome = await runTask(task('whispercase a text file', { contains: 'x' }), {
+      client,
+      filesDir,
+      runner,
+      answers: 1,
+    });
     expect(outcome.attempts[0]).toMatchObject({
-      aid: 'npm-whispercase-v1', kind: 'cannot fill', reason: '{mode}: not described in input_schema',
+      aid: 'npm-whispercase-v1',
+      kind: 'cannot fill',
+      reason: '{mode}: not described in input_schema',
     });
     expect(outcome.failure).toBe('cannot fill');
     expect(npm.requests.some((r) => r.includes('whispercase') && r.endsWith('.tgz'))).toBe(false);
@@ -115,25 +158,41 @@ describe('classify', () => {
   const a = (rank: number, kind: Attempt['kind']): Attempt => ({ rank, aid: `a${rank}`, kind, reason: '' });
   it('no answer, or none that fits: not found', () => {
     expect(classify([], null)).toEqual({ firstFailure: 'not found', failure: 'not found' });
-    expect(classify([a(1, 'does not fit'), a(2, 'does not fit')], null)).toEqual({ firstFailure: 'not found', failure: 'not found' });
+    expect(classify([a(1, 'does not fit'), a(2, 'does not fit')], null)).toEqual({
+      firstFailure: 'not found',
+      failure: 'not found',
+    });
   });
   it('a later answer met the need or fits better: wrong tool ranked first', () => {
-    expect(classify([a(1, 'execute failed'), a(2, 'success')], 2)).toEqual({ firstFailure: 'wrong tool ranked first', failure: null });
-    expect(classify([a(1, 'does not fit'), a(2, 'cannot fill')], null))
-      .toEqual({ firstFailure: 'wrong tool ranked first', failure: 'cannot fill' });
+    expect(classify([a(1, 'execute failed'), a(2, 'success')], 2)).toEqual({
+      firstFailure: 'wrong tool ranked first',
+      failure: null,
+    });
+    expect(classify([a(1, 'does not fit'), a(2, 'cannot fill')], null)).toEqual({
+      firstFailure: 'wrong tool ranked first',
+      failure: 'cannot fill',
+    });
   });
   it('otherwise what the first answer did', () => {
     expect(classify([a(1, 'success')], 1)).toEqual({ firstFailure: null, failure: null });
-    expect(classify([a(1, 'install failed'), a(2, 'wrong result')], null))
-      .toEqual({ firstFailure: 'install failed', failure: 'install failed' });
+    expect(classify([a(1, 'install failed'), a(2, 'wrong result')], null)).toEqual({
+      firstFailure: 'install failed',
+      failure: 'install failed',
+    });
   });
 });
 
 describe('pickResult', () => {
-  const contract = (target?: string) => ({ logic: { output_schema: { type: 'string', ...(target ? { target } : {}) } } }) as FullContract;
+  const contract = (target?: string) =>
+    ({ logic: { output_schema: { type: 'string', ...(target ? { target } : {}) } } }) as FullContract;
   const fill = { outputs: [{ placeholder: 'out', path: 'out.png', role: 'output_file' }] } as FillResult;
   const report = (stdout: string, files: Record<string, Uint8Array>) =>
-    ({ install: { ok: true, detail: '' }, execute: { exitCode: 0, stdout, stderr: '', timedOut: false, ms: 1 }, files, dirs: {} }) as RunReport;
+    ({
+      install: { ok: true, detail: '' },
+      execute: { exitCode: 0, stdout, stderr: '', timedOut: false, ms: 1 },
+      files,
+      dirs: {},
+    }) as RunReport;
   const text = (b: Uint8Array) => new TextDecoder().decode(b);
   const png = new Uint8Array([0x89, 0x50]);
   it('reads the output file the contract names as its target, else stdout', () => {

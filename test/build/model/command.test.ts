@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { fillArgv, isImportOnly, parseCommand } from '../../../build/model/command.ts';
 
-const kinds = (cmd: string) => parseCommand(cmd).problems.map((p) => p.kind).sort();
+const kinds = (cmd: string) =>
+  parseCommand(cmd)
+    .problems.map((p) => p.kind)
+    .sort();
 
 describe('parseCommand', () => {
   it('splits shell words, removes quotes and keeps whole-element placeholders', () => {
@@ -58,12 +61,17 @@ describe('parseCommand', () => {
   });
 
   it('flags pipes into a shell, downloads that run, sudo and Homebrew', () => {
-    expect(kinds('curl -fsSL https://ollama.com/install.sh | sh')).toEqual(
-      ['pipe_to_shell', 'remote_script', 'shell_syntax'],
-    );
-    expect(kinds('curl https://rclone.org/install.sh | sudo bash')).toEqual(
-      ['pipe_to_shell', 'remote_script', 'shell_syntax', 'sudo'],
-    );
+    expect(kinds('curl -fsSL https://ollama.com/install.sh | sh')).toEqual([
+      'pipe_to_shell',
+      'remote_script',
+      'shell_syntax',
+    ]);
+    expect(kinds('curl https://rclone.org/install.sh | sudo bash')).toEqual([
+      'pipe_to_shell',
+      'remote_script',
+      'shell_syntax',
+      'sudo',
+    ]);
     expect(kinds('bash <(curl -s https://x.example/i.sh)')).toContain('remote_script');
     expect(kinds('sudo apt-get install -y jq')).toEqual(['sudo']);
     expect(kinds('brew install jq')).toEqual(['homebrew']);
@@ -82,7 +90,10 @@ describe('parseCommand', () => {
       ['ls *.js', 'glob'],
     ] as const) {
       const p = parseCommand(cmd);
-      expect(p.problems.map((x) => x.kind), cmd).toEqual(['shell_syntax']);
+      expect(
+        p.problems.map((x) => x.kind),
+        cmd,
+      ).toEqual(['shell_syntax']);
       expect(p.problems[0]?.message, cmd).toContain(what);
     }
     // A redirect target is no argument, but its placeholder is still one of the command's.
@@ -104,9 +115,13 @@ describe('parseCommand', () => {
 describe('fillArgv', () => {
   it('puts each value into its element, keeping hostile text one argument', () => {
     const argv = parseCommand(`node -e "console.log(process.argv[1])" {text} {a}-{b}`).argv;
-    expect(fillArgv(argv, { text: `'); rm -rf / #`, a: 'x y', b: '$HOME' })).toEqual(
-      ['node', '-e', 'console.log(process.argv[1])', `'); rm -rf / #`, 'x y-$HOME'],
-    );
+    expect(fillArgv(argv, { text: `'); rm -rf / #`, a: 'x y', b: '$HOME' })).toEqual([
+      'node',
+      '-e',
+      'console.log(process.argv[1])',
+      `'); rm -rf / #`,
+      'x y-$HOME',
+    ]);
   });
 
   it('does not read inherited names and fails on a missing value', () => {

@@ -25,7 +25,9 @@ const messages = (c: unknown) => validateContract(c, { commands: true }).map((e)
 describe('command rules', () => {
   it('accept a contract whose placeholders are all described and used', () => {
     expect(messages(good())).toEqual([]);
-    expect(messages({ ...good(), logic: { ...good().logic, output_schema: { type: 'string', target: 'stdout' } } })).toEqual([]);
+    expect(
+      messages({ ...good(), logic: { ...good().logic, output_schema: { type: 'string', target: 'stdout' } } }),
+    ).toEqual([]);
   });
 
   it('apply only when asked: loading a catalog checks the schema', () => {
@@ -49,7 +51,10 @@ describe('command rules', () => {
 
   it('require type, description, role and a default or examples, and a short description', () => {
     const c = good();
-    c.logic.input_schema.properties = { text: { type: 'string' }, output_png: { ...outFile, description: 'x'.repeat(201) } };
+    c.logic.input_schema.properties = {
+      text: { type: 'string' },
+      output_png: { ...outFile, description: 'x'.repeat(201) },
+    };
     expect(messages(c)).toEqual([
       '/logic/input_schema/properties/output_png/description: must be at most 200 characters',
       '/logic/input_schema/properties/text: placeholder {text} needs description, role, default or examples',
@@ -83,7 +88,9 @@ describe('command rules', () => {
   it('reject input pasted into code, import-only programs and shell syntax, one line each', () => {
     const inCode = messages(good({ execute_cmd: `node -e "require('qrcode').toFile('{output_png}', '{text}')"` }));
     expect(inCode).toHaveLength(1);
-    expect(inCode[0]).toMatch(/^\/action\/execute_cmd: placeholder_in_code: \{output_png\}, \{text\} inside the javascript/);
+    expect(inCode[0]).toMatch(
+      /^\/action\/execute_cmd: placeholder_in_code: \{output_png\}, \{text\} inside the javascript/,
+    );
     const importOnly = good({ execute_cmd: `python3 -c "import qrcode"` });
     importOnly.logic.input_schema.properties = {};
     importOnly.logic.output_schema.target = 'stdout';
@@ -126,12 +133,12 @@ describe('npm run validate applies the command rules', () => {
     const r = await runTs('build/cli/validate.ts', [], { cwd: cat.root, env: { CATALOG_DIR: 'catalog' } });
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toEqual([
-      'catalog/tools/npm-bad-v1.json: /action/execute_cmd: placeholder_in_code: {text} inside the python program text: '
-        + 'the value would run as code; pass it as an argument or a file instead',
-      'catalog/tools/npm-bad-v1.json: /logic/input_schema/properties/output_png: is not a placeholder of execute_cmd '
-        + 'or install_cmd: use it in the command or remove it',
-      'catalog/tools/npm-bad-v1.json: /logic/output_schema/target: must be "stdout" or a placeholder with role '
-        + 'output_file or output_dir; "output_png" is not',
+      'catalog/tools/npm-bad-v1.json: /action/execute_cmd: placeholder_in_code: {text} inside the python program text: ' +
+        'the value would run as code; pass it as an argument or a file instead',
+      'catalog/tools/npm-bad-v1.json: /logic/input_schema/properties/output_png: is not a placeholder of execute_cmd ' +
+        'or install_cmd: use it in the command or remove it',
+      'catalog/tools/npm-bad-v1.json: /logic/output_schema/target: must be "stdout" or a placeholder with role ' +
+        'output_file or output_dir; "output_png" is not',
     ]);
   });
 });

@@ -1,7 +1,12 @@
 // The evaluation catalog: popularity is the download percentile within each platform, reliability
 // comes in coarse bands that say nothing about popularity (read from the bundled corpus itself).
 import { describe, expect, it } from 'vitest';
-import { bandedReliability, corpusContracts, popularityPercentiles, RELIABILITY_BANDS } from '../../../build/bench/corpus.ts';
+import {
+  bandedReliability,
+  corpusContracts,
+  popularityPercentiles,
+  RELIABILITY_BANDS,
+} from '../../../build/bench/corpus.ts';
 
 describe('corpus contracts', () => {
   it('ranks popularity within each platform, ties sharing their mid-rank, unknown ranks last', () => {

@@ -6,12 +6,30 @@ import { SearchEngine } from '../../../build/search/engine.ts';
 import { createSearchIndex } from '../../../build/search/index.ts';
 
 function tool(id: string, name: string, task: string, prior: number, platform = 'npm'): SearchDocument {
-  return { id, kind: 'tool', platform, prior, fields: { name, task }, display: { name, task, platform, reliability: prior } };
+  return {
+    id,
+    kind: 'tool',
+    platform,
+    prior,
+    fields: { name, task },
+    display: { name, task, platform, reliability: prior },
+  };
 }
 
 // A small catalog with enough unrelated documents for IDF to mean something.
 const FILLER = Array.from({ length: 300 }, (_, i) =>
-  tool(`npm-filler-${i}-v1`, `filler-${i}`, ['Utility for strings', 'React component for buttons', 'HTTP client helper', 'Date formatting utility', 'CLI argument helper'][i % 5]!, 0.55 + (i % 40) / 100),
+  tool(
+    `npm-filler-${i}-v1`,
+    `filler-${i}`,
+    [
+      'Utility for strings',
+      'React component for buttons',
+      'HTTP client helper',
+      'Date formatting utility',
+      'CLI argument helper',
+    ][i % 5]!,
+    0.55 + (i % 40) / 100,
+  ),
 );
 
 describe('SearchEngine', () => {
@@ -56,7 +74,12 @@ describe('SearchEngine', () => {
   });
 
   it('ranks a strong match with a good score above a weak match with a high score', () => {
-    const strong = tool('npm-argon-hasher-v1', 'argon-hasher', 'Hash passwords securely with Argon2 password hashing', 0.8);
+    const strong = tool(
+      'npm-argon-hasher-v1',
+      'argon-hasher',
+      'Hash passwords securely with Argon2 password hashing',
+      0.8,
+    );
     const weak = tool('npm-misc-kit-v1', 'misc-kit', 'Grab bag of helpers: strings, arrays, a password field', 0.97);
     const engine = SearchEngine.build([...FILLER, strong, weak]);
     const ids = engine.search('hash passwords').map((h) => h.id);
@@ -66,7 +89,12 @@ describe('SearchEngine', () => {
     const a = tool('npm-yaml-a-v1', 'yaml-a', 'YAML parser', 0.6);
     const b = tool('npm-yaml-b-v1', 'yaml-b', 'YAML parser', 0.9);
     const e2 = SearchEngine.build([...FILLER, a, b]);
-    expect(e2.search('yaml parser').slice(0, 2).map((h) => h.id)).toEqual([b.id, a.id]);
+    expect(
+      e2
+        .search('yaml parser')
+        .slice(0, 2)
+        .map((h) => h.id),
+    ).toEqual([b.id, a.id]);
   });
 
   it('filters by platform, kind and predicate; prefers the platform a query names', () => {
@@ -84,8 +112,21 @@ describe('SearchEngine', () => {
   it('indexes API manifests in a second instance', async () => {
     const { documentFromApiManifest } = await import('../../../build/search/documents.ts');
     const { engine } = createSearchIndex([
-      documentFromApiManifest({ id: 'weather', name: 'Weather API', description: 'Forecasts and current conditions', category: 'weather', intents: [{ id: 'get_forecast', summary: 'Get a forecast for a city', returns: 'json' }], reliability: 0.9 }),
-      documentFromApiManifest({ id: 'fx', name: 'FX Rates', description: 'Currency exchange rates', category: 'finance', reliability: 0.8 }),
+      documentFromApiManifest({
+        id: 'weather',
+        name: 'Weather API',
+        description: 'Forecasts and current conditions',
+        category: 'weather',
+        intents: [{ id: 'get_forecast', summary: 'Get a forecast for a city', returns: 'json' }],
+        reliability: 0.9,
+      }),
+      documentFromApiManifest({
+        id: 'fx',
+        name: 'FX Rates',
+        description: 'Currency exchange rates',
+        category: 'finance',
+        reliability: 0.8,
+      }),
     ]);
     expect(engine.search('city forecast', { kind: 'api' })[0]?.id).toBe('weather');
     expect(engine.search('exchange rates')[0]?.id).toBe('fx');
@@ -93,7 +134,23 @@ describe('SearchEngine', () => {
 
   it('never throws on awkward queries', () => {
     const engine = SearchEngine.build(FILLER);
-    for (const q of ['', 'a', '+', '-', ':', '~', '^', '*', 'foo:bar~2^3 +x -y *', 'x'.repeat(1000), '画像', 'привет', '\uD800', 'constructor', '__proto__']) {
+    for (const q of [
+      '',
+      'a',
+      '+',
+      '-',
+      ':',
+      '~',
+      '^',
+      '*',
+      'foo:bar~2^3 +x -y *',
+      'x'.repeat(1000),
+      '画像',
+      'привет',
+      '\uD800',
+      'constructor',
+      '__proto__',
+    ]) {
       expect(() => engine.search(q)).not.toThrow();
     }
   });

@@ -7,15 +7,35 @@ import { createSearchIndex } from '../../../build/search/engine.ts';
 import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
 import { popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
 
-function tool(name: string, task: string, opts: { prior?: number; popularity?: number | null; platform?: string } = {}): SearchDocument {
+function tool(
+  name: string,
+  task: string,
+  opts: { prior?: number; popularity?: number | null; platform?: string } = {},
+): SearchDocument {
   const platform = opts.platform ?? 'npm';
   const prior = opts.prior ?? 0.9;
   const id = `${platform}-${name.replace(/[^a-z0-9]+/g, '-').replace(/^-/, '')}-v1`;
-  return { id, kind: 'tool', platform, prior, popularity: opts.popularity ?? null, fields: { name, task }, display: { name, task, platform, reliability: prior } };
+  return {
+    id,
+    kind: 'tool',
+    platform,
+    prior,
+    popularity: opts.popularity ?? null,
+    fields: { name, task },
+    display: { name, task, platform, reliability: prior },
+  };
 }
 
-const TOPICS = ['Utility for strings', 'HTTP client helper', 'Date formatting utility', 'CLI argument helper', 'Color conversion'];
-const FILLER = Array.from({ length: 300 }, (_, i) => tool(`filler-${i}`, `${TOPICS[i % 5]} number ${i}`, { prior: [0.72, 0.86, 0.93, 0.97][i % 4]! }));
+const TOPICS = [
+  'Utility for strings',
+  'HTTP client helper',
+  'Date formatting utility',
+  'CLI argument helper',
+  'Color conversion',
+];
+const FILLER = Array.from({ length: 300 }, (_, i) =>
+  tool(`filler-${i}`, `${TOPICS[i % 5]} number ${i}`, { prior: [0.72, 0.86, 0.93, 0.97][i % 4]! }),
+);
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
 describe('ranking factors', () => {
@@ -78,8 +98,12 @@ describe('catalog knowledge', () => {
   });
 
   it('reads references from names and name-like words, not from plain English', () => {
-    expect(nameReferences('eslint-plugin-react', 'React specific linting rules')).toEqual(new Set(['eslint-plugin-react', 'eslint', 'react', 'eslint-plugin', 'plugin-react']));
-    expect(nameReferences('@babel/core', 'Babel compiler core.')).toEqual(new Set(['@babel/core', 'babel', 'babel-core']));
+    expect(nameReferences('eslint-plugin-react', 'React specific linting rules')).toEqual(
+      new Set(['eslint-plugin-react', 'eslint', 'react', 'eslint-plugin', 'plugin-react']),
+    );
+    expect(nameReferences('@babel/core', 'Babel compiler core.')).toEqual(
+      new Set(['@babel/core', 'babel', 'babel-core']),
+    );
     const refs = nameReferences('jest-slack-reporter', 'Posts messages in Slack channels with socket.io');
     expect(refs.has('slack')).toBe(true);
     expect(refs.has('socket.io')).toBe(true);

@@ -17,7 +17,10 @@ import { writeStaticSearch } from '../../../build/search/static-index.ts';
 
 const N = 20_000;
 const root = path.resolve(import.meta.dirname, '../../..');
-const queriesOf = (file: string) => (JSON.parse(readFileSync(path.join(root, 'test/fixtures/search', file), 'utf8')) as { queries: { query: string }[] }).queries.map((q) => q.query);
+const queriesOf = (file: string) =>
+  (
+    JSON.parse(readFileSync(path.join(root, 'test/fixtures/search', file), 'utf8')) as { queries: { query: string }[] }
+  ).queries.map((q) => q.query);
 
 let dir = '';
 let docs: SearchDocument[] = [];
@@ -48,13 +51,26 @@ describe('static search', () => {
     const sample = [
       ...queriesOf('dev-queries.json').slice(0, 40),
       ...queriesOf('heldout-queries.json').slice(0, 15),
-      '', 'sharp', 'js-yaml', 'python', 'yaml parser in python', 'constructor', '__proto__ toString', '画像', 'a', '+-:~^*', 'x'.repeat(1000),
+      '',
+      'sharp',
+      'js-yaml',
+      'python',
+      'yaml parser in python',
+      'constructor',
+      '__proto__ toString',
+      '画像',
+      'a',
+      '+-:~^*',
+      'x'.repeat(1000),
     ];
     const s = await StaticSearch.open(dirFetcher(dir).fetchJson);
     for (const q of sample) {
       const api = engine.search(q, { limit: 10 });
       const st = await s.search(q, { limit: 10 });
-      expect(st.map((h) => [h.id, h.score]), q).toEqual(api.map((h) => [h.id, h.score]));
+      expect(
+        st.map((h) => [h.id, h.score]),
+        q,
+      ).toEqual(api.map((h) => [h.id, h.score]));
     }
     const py = await s.search('yaml', { platform: 'pypi', limit: 5 });
     expect(py.map((h) => h.id)).toEqual(engine.search('yaml', { platform: 'pypi', limit: 5 }).map((h) => h.id));
@@ -64,7 +80,15 @@ describe('static search', () => {
     let worst = 0;
     // The worst case is a long query of common words: twelve concepts, each with its expansions.
     const long = 'read write parse convert generate image text file data web server client stream json test python';
-    for (const q of ['hash passwords', 'read excel files', 'send transactional email', 'parse command line arguments', 'resize images', 'make http requests', long]) {
+    for (const q of [
+      'hash passwords',
+      'read excel files',
+      'send transactional email',
+      'parse command line arguments',
+      'resize images',
+      'make http requests',
+      long,
+    ]) {
       const f = dirFetcher(dir);
       const s = await StaticSearch.open(f.fetchJson);
       const hits = await s.search(q);

@@ -6,10 +6,46 @@ import { planQuery } from '../../../build/search/plan.ts';
 import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText } from '../../../build/search/tokenize.ts';
 
 const NASTY = [
-  '', ' ', 'a', 'é', '*', '+', '-', ':', '~', '^', '+hash -password', 'title:foo', 'foo~2', 'boost^10', 'wild*card', '* + - : ~ ^',
-  '!!!', '"quoted"', '(paren)', '[]{}', '\\', '/', '\u0000', '\uD800', '\uDC00x', '😀🔥', 'ﬁle', 'İstanbul', 'straße',
-  'привет мир', '画像をリサイズ', '이미지 크기', 'مرحبا بالعالم', 'हैश पासवर्ड', 'x'.repeat(1000), 'hash '.repeat(300),
-  'constructor', '__proto__', 'toString valueOf hasOwnProperty', 'e-mail node.js @scope/name py-yaml sqlite3',
+  '',
+  ' ',
+  'a',
+  'é',
+  '*',
+  '+',
+  '-',
+  ':',
+  '~',
+  '^',
+  '+hash -password',
+  'title:foo',
+  'foo~2',
+  'boost^10',
+  'wild*card',
+  '* + - : ~ ^',
+  '!!!',
+  '"quoted"',
+  '(paren)',
+  '[]{}',
+  '\\',
+  '/',
+  '\u0000',
+  '\uD800',
+  '\uDC00x',
+  '😀🔥',
+  'ﬁle',
+  'İstanbul',
+  'straße',
+  'привет мир',
+  '画像をリサイズ',
+  '이미지 크기',
+  'مرحبا بالعالم',
+  'हैश पासवर्ड',
+  'x'.repeat(1000),
+  'hash '.repeat(300),
+  'constructor',
+  '__proto__',
+  'toString valueOf hasOwnProperty',
+  'e-mail node.js @scope/name py-yaml sqlite3',
 ];
 
 describe('tokenize', () => {
@@ -23,15 +59,21 @@ describe('tokenize', () => {
   });
 
   it('never throws on arbitrary strings (property)', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (s) => {
-      analyze(s);
-      planQuery(s, new Map());
-      nameKey(s);
-    }), { numRuns: 300 });
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
-      analyze(s);
-      planQuery(s, new Map());
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 400 }), (s) => {
+        analyze(s);
+        planQuery(s, new Map());
+        nameKey(s);
+      }),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
+        analyze(s);
+        planQuery(s, new Map());
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('clips queries to 200 characters before analysis', () => {

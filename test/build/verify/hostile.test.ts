@@ -61,7 +61,10 @@ process.on('SIGXFSZ', () => {});
 }
 
 beforeAll(async () => {
-  listener = net.createServer((s) => { connections.push(String(s.remoteAddress)); s.destroy(); });
+  listener = net.createServer((s) => {
+    connections.push(String(s.remoteAddress));
+    s.destroy();
+  });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   const port = (listener.address() as net.AddressInfo).port;
   hostDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'hostile-host-'));
@@ -99,10 +102,18 @@ async function expectHostUntouched(output: string) {
 }
 
 describe('a hostile package', { timeout: 300_000 }, () => {
-  const registries = (): Registries => ({ npm: registry.url, pipIndex: 'http://127.0.0.1:9/simple', pipExtraIndexes: [], pipFindLinks: [] });
+  const registries = (): Registries => ({
+    npm: registry.url,
+    pipIndex: 'http://127.0.0.1:9/simple',
+    pipExtraIndexes: [],
+    pipFindLinks: [],
+  });
 
   it('during install: every attempt is refused or contained, and the install is recorded as failed', async () => {
-    const c = contract('npm-evil-install-v1', 'npm', { install_cmd: 'npm install evil-install', execute_cmd: 'npx evil-install' });
+    const c = contract('npm-evil-install-v1', 'npm', {
+      install_cmd: 'npm install evil-install',
+      execute_cmd: 'npx evil-install',
+    });
     const run = await runContract(c, { registries: registries(), limits });
     const output = `${run.install?.stdout}\n${run.install?.stderr}`;
     // The attempts did happen (so the checks below can fail) …
@@ -113,7 +124,10 @@ describe('a hostile package', { timeout: 300_000 }, () => {
     expect(output).toMatch(/\[install\] one big file: EFBIG/);
     // … the disk filler was stopped …
     expect(run.install?.limit).toBe('disk');
-    expect(judge(run)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/install stopped at the disk limit/) });
+    expect(judge(run)).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/install stopped at the disk limit/),
+    });
     // … and the host saw nothing.
     await expectHostUntouched(output);
   });

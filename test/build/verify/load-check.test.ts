@@ -4,7 +4,8 @@ import { jsLoadTargets, pyLoadTargets } from '../../../build/verify/load-check.t
 
 describe('load targets', () => {
   it('JavaScript: named imports, destructured requires, calls on a bound module; node: built-ins skipped', () => {
-    const code = "import { Client, Other as O } from 'cloudy'; import fs from 'node:fs'; const s = require('sdk'); s.connect(1); s.x;";
+    const code =
+      "import { Client, Other as O } from 'cloudy'; import fs from 'node:fs'; const s = require('sdk'); s.connect(1); s.x;";
     expect(jsLoadTargets(code)).toEqual([
       { module: 'cloudy', names: ['Client', 'Other'] },
       { module: 'sdk', names: ['connect'] },

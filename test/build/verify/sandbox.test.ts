@@ -31,7 +31,11 @@ const run = (argv: string[], limits = {}, extra = {}) => runSandboxed({ argv, wo
 
 describe('runSandboxed', { timeout: 120_000 }, () => {
   it('runs a command in /work with a private HOME and /tmp, a fresh PID namespace and a read-only system', async () => {
-    const r = await run(['sh', '-c', 'pwd; echo $HOME; echo $$; echo made > made.txt; touch /usr/x 2>&1 || true; ls /root 2>&1 || true']);
+    const r = await run([
+      'sh',
+      '-c',
+      'pwd; echo $HOME; echo $$; echo made > made.txt; touch /usr/x 2>&1 || true; ls /root 2>&1 || true',
+    ]);
     expect(r).toMatchObject({ code: 0, signal: null, timedOut: false });
     const [pwd, home, pid] = r.stdout.split('\n');
     expect([pwd, home]).toEqual(['/work', '/home/sandbox']);
@@ -54,7 +58,9 @@ describe('runSandboxed', { timeout: 120_000 }, () => {
   });
 
   it('refuses memory beyond the memory limit', async () => {
-    const r = await run(['node', '-e', 'const a = []; for (;;) a.push(Buffer.alloc(1e7, 1))'], { memoryBytes: 300 * 1024 ** 2 });
+    const r = await run(['node', '-e', 'const a = []; for (;;) a.push(Buffer.alloc(1e7, 1))'], {
+      memoryBytes: 300 * 1024 ** 2,
+    });
     expect(r.code).not.toBe(0);
     expect(r.limit).toBe('memory');
   });
@@ -71,27 +77,39 @@ describe('runSandboxed', { timeout: 120_000 }, () => {
     expect(r).toMatchObject({ timedOut: true, limit: 'wall' });
     // The namespace's init dies with the outer bwrap; its processes go with it, shortly after.
     const deadline = Date.now() + 15_000;
-    while ((await processesWith('4321.5')) > 0 && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+    while ((await processesWith('4321.5')) > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setImmediate(resolve));
     expect(await processesWith('4321.5')).toBe(0);
   });
 
   it('has no network; with a proxy socket it reaches allowed hosts only', async () => {
     const hits: string[] = [];
-    const upstream = http.createServer((req, res) => { hits.push(req.url ?? ''); res.end('registry says hi'); });
+    const upstream = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('registry says hi');
+    });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const port = (upstream.address() as AddressInfo).port;
-    const other = http.createServer((req, res) => { hits.push(`other ${req.url}`); res.end('x'); });
+    const other = http.createServer((req, res) => {
+      hits.push(`other ${req.url}`);
+      res.end('x');
+    });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const otherPort = (other.address() as AddressInfo).port;
     const proxy = await startAllowListProxy([`127.0.0.1:${port}`]);
     try {
-      const get = (target: string) => `new Promise((r) => { const q = require('http').get({ host: '127.0.0.1', port: ${RELAY_PORT}, path: '${target}' }, (s) => { let b = ''; s.on('data', (c) => b += c); s.on('end', () => r(s.statusCode + ' ' + b)); }); q.on('error', (e) => r(e.code)); })`;
+      const get = (target: string) =>
+        `new Promise((r) => { const q = require('http').get({ host: '127.0.0.1', port: ${RELAY_PORT}, path: '${target}' }, (s) => { let b = ''; s.on('data', (c) => b += c); s.on('end', () => r(s.statusCode + ' ' + b)); }); q.on('error', (e) => r(e.code)); })`;
       const direct = `new Promise((r) => { const s = require('net').connect(${port}, '127.0.0.1', () => r('connected')); s.on('error', (e) => r(e.code)); })`;
       const script = `(async () => { console.log(await ${direct}); console.log(await ${get(`http://127.0.0.1:${port}/pkg`)}); console.log(await ${get(`http://127.0.0.1:${otherPort}/x`)}); })()`;
       const offline = await run(['node', '-e', script]);
       expect(offline.stdout.split('\n').slice(0, 3)).toEqual(['ECONNREFUSED', 'ECONNREFUSED', 'ECONNREFUSED']);
       const online = await run(['node', '-e', script], {}, { proxySocket: proxy.socketPath });
-      expect(online.stdout.split('\n').slice(0, 3)).toEqual(['ECONNREFUSED', '200 registry says hi', '403 not a package registry']);
+      expect(online.stdout.split('\n').slice(0, 3)).toEqual([
+        'ECONNREFUSED',
+        '200 registry says hi',
+        '403 not a package registry',
+      ]);
       expect(hits).toEqual(['/pkg']);
       expect(proxy.refused).toEqual([`127.0.0.1:${otherPort}`]);
     } finally {

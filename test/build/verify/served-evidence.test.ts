@@ -9,17 +9,27 @@ import { toolContract } from '../../helpers/tool-contract.ts';
 
 const BASE = 'https://catalog.example';
 const evidence = {
-  status: 'passed' as const, level: 'loads' as const, reason: 'needs the internet: installed, loaded', checked_at: '2026-11-25T00:00:00.000Z',
-  runtime: 'node 22.23', install_ms: 1200, execute_ms: 300,
+  status: 'passed' as const,
+  level: 'loads' as const,
+  reason: 'needs the internet: installed, loaded',
+  checked_at: '2026-11-25T00:00:00.000Z',
+  runtime: 'node 22.23',
+  install_ms: 1200,
+  execute_ms: 300,
 };
-const verified: ToolContract = { ...toolContract('npm-shout-v1', 'npm', { install_cmd: 'npm install shout', execute_cmd: 'npx shout' }), record: { verification: evidence } };
+const verified: ToolContract = {
+  ...toolContract('npm-shout-v1', 'npm', { install_cmd: 'npm install shout', execute_cmd: 'npx shout' }),
+  record: { verification: evidence },
+};
 const unverified = toolContract('npm-other-v1', 'npm', { install_cmd: 'npm install other', execute_cmd: 'npx other' });
 
 describe('verification evidence', () => {
   it('is part of the contract schema, with its statuses and levels checked', () => {
     expect(validateContract(verified)).toEqual([]);
     const bad = { ...verified, record: { verification: { ...evidence, status: 'maybe', level: 'flies' } } };
-    expect(validateContract(bad).map((e) => e.path)).toEqual(expect.arrayContaining(['/record/verification/status', '/record/verification/level']));
+    expect(validateContract(bad).map((e) => e.path)).toEqual(
+      expect.arrayContaining(['/record/verification/status', '/record/verification/level']),
+    );
   });
 
   it('is served as trust.verification in the listing, partial and full views (null before any run)', () => {

@@ -13,28 +13,51 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 let registry: FakeRegistry;
 let catalog: string;
 
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['build/cli/verify.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['build/cli/verify.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c) => { stdout += c; });
-    child.stderr.on('data', (c) => { stderr += c; });
+    child.stdout.on('data', (c) => {
+      stdout += c;
+    });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
 beforeAll(async () => {
   registry = await startFakeNpmRegistry([
-    { name: 'shout', files: { 'cli.js': '#!/usr/bin/env node\nconsole.log(require("fs").readFileSync(process.argv[2], "utf8").toUpperCase())\n' }, bin: { shout: 'cli.js' } },
+    {
+      name: 'shout',
+      files: {
+        'cli.js':
+          '#!/usr/bin/env node\nconsole.log(require("fs").readFileSync(process.argv[2], "utf8").toUpperCase())\n',
+      },
+      bin: { shout: 'cli.js' },
+    },
   ]);
   catalog = await fsp.mkdtemp(path.join(os.tmpdir(), 'verify-cli-'));
   await fsp.mkdir(path.join(catalog, 'tools'));
   const tools = [
-    toolContract('npm-shout-v1', 'npm', { install_cmd: 'npm install shout', execute_cmd: 'npx shout {file}' }, { file: { type: 'string', role: 'input_file', examples: ['a.txt'] } }),
+    toolContract(
+      'npm-shout-v1',
+      'npm',
+      { install_cmd: 'npm install shout', execute_cmd: 'npx shout {file}' },
+      { file: { type: 'string', role: 'input_file', examples: ['a.txt'] } },
+    ),
     toolContract('github-brewed-v1', 'github', { install_cmd: 'brew install brewed', execute_cmd: 'brewed' }),
   ];
-  for (const t of tools) await fsp.writeFile(path.join(catalog, 'tools', `${t.identity.aid}.json`), JSON.stringify(t, null, 2));
+  for (const t of tools)
+    await fsp.writeFile(path.join(catalog, 'tools', `${t.identity.aid}.json`), JSON.stringify(t, null, 2));
 }, 60_000);
 
 afterAll(async () => {
@@ -46,16 +69,33 @@ describe('npm run verify', { timeout: 300_000 }, () => {
   it('prints one JSON line per tool and stores valid evidence with --write', async () => {
     const r = await runCli(['--catalog', catalog, '--json', '--write'], { npm_config_registry: registry.url });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.aid).sort()).toEqual(['github-brewed-v1', 'npm-shout-v1']);
     const shout = lines.find((l) => l.aid === 'npm-shout-v1');
-    expect(shout).toMatchObject({ status: 'passed', level: 'runs', reason: expect.any(String), install_ms: expect.any(Number), execute_ms: expect.any(Number) });
-    expect(lines.find((l) => l.aid === 'github-brewed-v1')).toMatchObject({ status: 'unverifiable', reason: expect.stringMatching(/Homebrew/), install_ms: null });
+    expect(shout).toMatchObject({
+      status: 'passed',
+      level: 'runs',
+      reason: expect.any(String),
+      install_ms: expect.any(Number),
+      execute_ms: expect.any(Number),
+    });
+    expect(lines.find((l) => l.aid === 'github-brewed-v1')).toMatchObject({
+      status: 'unverifiable',
+      reason: expect.stringMatching(/Homebrew/),
+      install_ms: null,
+    });
     expect(r.stderr).toMatch(/2 tool\(s\): 1 passed \(1 runs, 0 loads\), 0 failed, 1 unverifiable/);
 
     const stored = JSON.parse(await fsp.readFile(path.join(catalog, 'tools', 'npm-shout-v1.json'), 'utf8'));
     expect(validateContract(stored)).toEqual([]);
-    expect(stored.record.verification).toMatchObject({ status: 'passed', level: 'runs', runtime: expect.stringMatching(/^node /) });
+    expect(stored.record.verification).toMatchObject({
+      status: 'passed',
+      level: 'runs',
+      runtime: expect.stringMatching(/^node /),
+    });
   });
 
   it('exits 2 with a clear message when it cannot run', async () => {
