@@ -36,6 +36,7 @@ export const HTTP = {
   unsupportedMediaType: (type: string) =>
     `Unsupported Media Type: send the body as application/json (got ${clip(type, 60)})`,
   crossOriginAdmin: 'Cross-origin requests are not allowed on admin routes',
+  metricsToken: 'metrics need Authorization: Bearer <METRICS_TOKEN>',
   /** Default details by status, for errors that bring none. */
   defaults: {
     400: 'Bad Request',
@@ -53,6 +54,8 @@ export const HTTP = {
 export const CATALOG = {
   toolNotFound: (aid: string) => `Tool '${clip(aid, 140)}' not found in catalog`,
   manifestNotFound: (name: string) => `No compiled manifest for '${clip(name, 100)}'`,
+  operationNotFound: (name: string, id: string) =>
+    `No operation '${clip(id, 100)}' in ${clip(name, 100)}; list them with GET /api/v1/services/${clip(name, 100)}/operations`,
   noInstructions: (aid: string, license: string | null) =>
     `No agent instructions for '${aid}': ${
       license ? `its licence (${license}) does not permit MIT or Apache-2.0 terms` : 'its licence is unknown'

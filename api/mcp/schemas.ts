@@ -113,6 +113,26 @@ export const inputSchemas = {
     },
     ['service_name'],
   ),
+  search_api_operations: input(
+    {
+      service_name: { type: 'string', minLength: 1, maxLength: 200, description: 'service_name from search_apis.' },
+      query: {
+        type: 'string',
+        maxLength: Q_MAX,
+        description: 'Intent phrase, e.g. "send a message"; without it, every operation a page at a time.',
+      },
+      limit: { type: 'integer', minimum: 1, maximum: 200, description: 'How many recipes (default 50).' },
+      offset: { type: 'integer', minimum: 0, description: 'Skip this many (paging).' },
+    },
+    ['service_name'],
+  ),
+  get_api_operation: input(
+    {
+      service_name: { type: 'string', minLength: 1, maxLength: 200, description: 'service_name from search_apis.' },
+      operation_id: { type: 'string', minLength: 1, maxLength: 200, description: 'id of an operation recipe.' },
+    },
+    ['service_name', 'operation_id'],
+  ),
 } satisfies Record<string, Json>;
 
 /**
@@ -137,4 +157,6 @@ export const outputSchemas = {
   get_trending: selfContained(ref('Trending')),
   search_apis: selfContained(ref('ServiceSearch')),
   get_api_manifest: selfContained(ref('ApiManifest')),
+  search_api_operations: selfContained(ref('OperationList')),
+  get_api_operation: selfContained(ref('Recipe')),
 } satisfies Record<keyof typeof inputSchemas, Json>;

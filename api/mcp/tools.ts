@@ -4,7 +4,9 @@
 import type { Platform } from '../../build/model/contract.ts';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
-import { manifestByName, serviceSearch } from '../services/apis.ts';
+import { serviceSearch } from '../services/api-search.ts';
+import { manifestByName } from '../services/apis.ts';
+import { operationById, operationList } from '../services/operations.ts';
 import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../services/tools.ts';
 import { cleanText, TaxPayload } from '../services/tax-payload.ts';
 import { inputSchemas, MCP_LIST_LIMIT, outputSchemas } from './schemas.ts';
@@ -126,6 +128,27 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
       'The compiled manifest of one web API: base URL, authentication, and its intents (method, path, parameters, returns).',
     annotations: readOnly,
     run: async (args, { ctx }) => manifestByName(ctx, typeof args.service_name === 'string' ? args.service_name : ''),
+  },
+  search_api_operations: {
+    title: 'Search the operations of a web API',
+    description:
+      'The operation recipes of one API ranked for an intent (or all of them, paged): method, path, content type, ' +
+      'every parameter with where it goes (path, query, header, body), and which auth schemes apply.',
+    annotations: readOnly,
+    run: async (args, { ctx }) =>
+      operationList(
+        ctx,
+        text(args.service_name),
+        text(args.query),
+        (args.limit as number | undefined) ?? 50,
+        (args.offset as number | undefined) ?? 0,
+      ),
+  },
+  get_api_operation: {
+    title: 'Get one web-API operation recipe',
+    description: 'One operation recipe by service_name and operation id: everything needed to build the HTTP call.',
+    annotations: readOnly,
+    run: async (args, { ctx }) => operationById(ctx, text(args.service_name), text(args.operation_id)),
   },
 };
 

@@ -14,6 +14,7 @@ import {
   VERIFICATION_LEVELS,
   VERIFICATION_STATUSES,
 } from '../../build/model/contract.ts';
+import { Recipe } from '../../build/apis/recipe-schema.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-paths.ts';
 import { QuerySchemas } from '../services/requests.ts';
@@ -58,6 +59,19 @@ const contractRequired = [
   'quality_signal',
   'via',
 ];
+
+function componentApiListingItem(): Json {
+  return obj({
+    type: { const: 'api' },
+    service_name: str,
+    category: str,
+    base_url: str,
+    auth_type: str,
+    intents_count: int,
+    manifest_url: { type: 'string', format: 'uri' },
+    trust: obj({ reliability_score: { type: 'number' } }),
+  });
+}
 
 export const componentSchemas: Record<string, object> = {
   SchemaObject,
@@ -115,16 +129,7 @@ export const componentSchemas: Record<string, object> = {
   }),
   ListingItem: obj(listingProps),
   UnifiedToolItem: obj({ type: { const: 'tool' }, ...listingProps }),
-  ApiListingItem: obj({
-    type: { const: 'api' },
-    service_name: str,
-    category: str,
-    base_url: str,
-    auth_type: str,
-    intents_count: int,
-    manifest_url: { type: 'string', format: 'uri' },
-    trust: obj({ reliability_score: { type: 'number' } }),
-  }),
+  ApiListingItem: componentApiListingItem(),
   PartialContract: obj(
     { ...contractProps, action: { type: 'null' }, tax_required: ref('TaxRequired') },
     [...contractRequired, 'tax_required'],
@@ -143,10 +148,33 @@ export const componentSchemas: Record<string, object> = {
     note: str,
   }),
   Trending: obj({ count: int, results: { type: 'array', maxItems: 20, items: ref('ListingItem') } }),
+  OperationSummary: obj({ id: str, method: str, path: str, summary: { type: ['string', 'null'] } }),
+  ServiceSearchItem: {
+    ...componentApiListingItem(),
+    properties: {
+      ...(componentApiListingItem().properties as Json),
+      operations: {
+        type: 'array',
+        maxItems: 3,
+        items: ref('OperationSummary'),
+        description: 'The operations of this API that best match the query.',
+      },
+    },
+    required: [...(componentApiListingItem().required as string[]), 'operations'],
+  },
   ServiceSearch: obj({
     query: str,
     count: int,
-    results: { type: 'array', maxItems: 10, items: ref('ApiListingItem') },
+    results: { type: 'array', maxItems: 10, items: ref('ServiceSearchItem') },
+  }),
+  Recipe,
+  OperationList: obj({
+    service_name: str,
+    query: str,
+    total: int,
+    offset: int,
+    count: int,
+    results: { type: 'array', maxItems: 200, items: ref('Recipe') },
   }),
   UnifiedSearch: obj({
     query: str,
@@ -375,6 +403,36 @@ export function openApiDocument(baseUrl: string) {
           { 200: json(ref('ApiManifest'), 'The manifest'), 404: error('Unknown service') },
           {
             parameters: [{ name: 'service_name', in: 'path', required: true, schema: str }],
+          },
+        ),
+      },
+      '/api/v1/services/{service_name}/operations': {
+        get: op(
+          'listServiceOperations',
+          'apis',
+          'The operation recipes of one API: ranked for an intent with q, else all of them a page at a time',
+          { 200: json(ref('OperationList'), 'Recipes'), 404: error('Unknown service'), 422: invalid },
+          {
+            parameters: [
+              { name: 'service_name', in: 'path', required: true, schema: str },
+              qParam(false, 'Intent phrase; without it, every operation in definition order.'),
+              { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 200 } },
+              { name: 'offset', in: 'query', required: false, schema: { type: 'integer', minimum: 0 } },
+            ],
+          },
+        ),
+      },
+      '/api/v1/services/{service_name}/operations/{operation_id}': {
+        get: op(
+          'getServiceOperation',
+          'apis',
+          'One operation recipe: method, path, content type, every parameter with its location, auth',
+          { 200: json(ref('Recipe'), 'The recipe'), 404: error('Unknown service or operation') },
+          {
+            parameters: [
+              { name: 'service_name', in: 'path', required: true, schema: str },
+              { name: 'operation_id', in: 'path', required: true, schema: str },
+            ],
           },
         ),
       },

@@ -4,6 +4,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { H3 } from 'h3';
 import { httpError } from '../http/errors.ts';
 import type { AppContext } from '../context.ts';
+import { HTTP } from '../messages.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -14,7 +15,7 @@ export function metricsRoutes(app: H3, ctx: AppContext) {
     if (expected) {
       const given = event.req.headers.get('authorization') ?? '';
       if (!timingSafeEqual(digest(given), expected)) {
-        throw httpError(401, 'metrics need Authorization: Bearer <METRICS_TOKEN>', { 'www-authenticate': 'Bearer' });
+        throw httpError(401, HTTP.metricsToken, { 'www-authenticate': 'Bearer' });
       }
     }
     const body = await ctx.metrics.registry.metrics();

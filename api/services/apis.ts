@@ -150,14 +150,6 @@ export function apiListingItem(r: ApiRecord, baseUrl: string) {
   };
 }
 
-const SERVICES_LIMIT = 10;
-
-/** An API search as GET /api/v1/services/search answers it (the MCP tool search_apis too). */
-export function serviceSearch(ctx: { apis: ApiCatalog; config: Pick<Config, 'baseUrl'> }, q: string) {
-  const results = ctx.apis.search(q, SERVICES_LIMIT).map((r) => apiListingItem(r, ctx.config.baseUrl));
-  return { query: q, count: results.length, results };
-}
-
 /** One compiled manifest by service name, or the 404 (the mai-api.json route and the MCP tool get_api_manifest). */
 export function manifestByName(ctx: { apis: ApiCatalog }, name: string): ApiRecord['manifest'] {
   const record = isSafeId(name) ? ctx.apis.byName.get(name) : undefined;

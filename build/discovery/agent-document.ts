@@ -15,6 +15,8 @@ export const MCP_TOOL_NAMES = [
   'get_trending',
   'search_apis',
   'get_api_manifest',
+  'search_api_operations',
+  'get_api_operation',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 export const SERVICE_DESCRIPTION =

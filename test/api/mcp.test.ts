@@ -51,7 +51,7 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     await expect(client.ping()).resolves.toEqual({});
   });
 
-  it('lists the six tools, each with an input schema, an object output schema, a description and hints', async () => {
+  it('lists every tool, each with an input schema, an object output schema, a description and hints', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...MCP_TOOL_NAMES]);
     for (const t of tools) {

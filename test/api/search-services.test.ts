@@ -26,6 +26,12 @@ describe('API manifests and unified search', () => {
         intents_count: 2,
         manifest_url: `${BASE_URL}/api/v1/services/sendgrid/mai-api.json`,
         trust: { reliability_score: 0.91 },
+        operations: [
+          // "send … email" covers two of three words; "transactional … templates" and "email statistics" one each.
+          { id: 'post_mail_send', method: 'POST', path: '/mail/send', summary: 'Send an email' },
+          { id: 'get_templates', method: 'GET', path: '/templates', summary: 'Retrieve paged transactional templates' },
+          { id: 'get_stats', method: 'GET', path: '/stats', summary: 'Retrieve global email statistics' },
+        ],
       });
       expect(body.results.map((r: any) => r.service_name)).not.toContain('unverified-mailer');
     });
@@ -36,6 +42,38 @@ describe('API manifests and unified search', () => {
         'openweathermap',
       ]);
       expect((await s.json('/api/v1/services/search?q=zzqxv')).body).toEqual({ query: 'zzqxv', count: 0, results: [] });
+    });
+  });
+
+  describe('GET /api/v1/services/{service_name}/operations[/{operation_id}]', () => {
+    it('ranks the operations of one API for an intent, and lists them all a page at a time without one', async () => {
+      const ranked = await s.json('/api/v1/services/sendgrid/operations?q=send%20an%20email');
+      expect(ranked.status).toBe(200);
+      expect(ranked.body.results[0]).toMatchObject({ id: 'post_mail_send', method: 'POST', path: '/mail/send' });
+      expect(ranked.body.results[0].params.map((p: any) => [p.name, p.in, p.required])).toEqual([
+        ['personalizations', 'body', true],
+        ['from', 'body', true],
+        ['subject', 'body', false],
+      ]);
+      const page = await s.json('/api/v1/services/sendgrid/operations?limit=2&offset=1');
+      expect(page.body).toMatchObject({ service_name: 'sendgrid', query: '', total: 3, offset: 1, count: 2 });
+      expect(page.body.results.map((r: any) => r.id)).toEqual(['post_mail_send', 'get_stats']);
+      expect((await s.json('/api/v1/services/sendgrid/operations?limit=0')).status).toBe(422);
+    });
+
+    it('answers one recipe by id, and 404s naming what is unknown', async () => {
+      const one = await s.json('/api/v1/services/sendgrid/operations/get_stats');
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ id: 'get_stats', method: 'GET', path: '/stats', auth: [['bearer']] });
+      const noOp = await s.json('/api/v1/services/sendgrid/operations/nope');
+      expect(noOp.status).toBe(404);
+      expect(noOp.body.detail).toMatch(/No operation 'nope' in sendgrid/);
+      expect((await s.json('/api/v1/services/nothing_here/operations')).status).toBe(404);
+      // An API served without a recipes file has no operations (not an error).
+      expect((await s.json('/api/v1/services/openweathermap/operations')).body).toMatchObject({
+        total: 0,
+        results: [],
+      });
     });
 
     it('without q is a 422 (FastAPI shape)', async () => {

@@ -98,12 +98,16 @@ describe('npm start', () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
+        let err = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
           const m = /listening on (http:\/\/\S+)/.exec(out);
           if (m) resolve(m[1] as string);
         });
-        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${err.slice(-2000)}`)));
       });
       const page = await fetch(`${url}/tools/npm-alpha-v1/`);
       expect(page.status).toBe(200);

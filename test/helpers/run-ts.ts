@@ -44,7 +44,8 @@ export function runTs(
     execFile(
       cmd,
       argv,
-      { cwd: options.cwd ?? ROOT, env: childEnv(options.env), maxBuffer: 64 * 1024 * 1024 },
+      // A deadline, so a command that never ends cannot outlive its test as an orphan.
+      { cwd: options.cwd ?? ROOT, env: childEnv(options.env), maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
