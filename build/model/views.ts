@@ -53,9 +53,25 @@ export function verificationText(c: ToolContract): string {
   return `${v.status}${v.level ? ` (${v.level})` : ''}${runtime}, checked ${v.checked_at.slice(0, 10)}`;
 }
 
+/**
+ * The trust status agents are shown: a contract whose last sandboxed run failed is served as `degraded`
+ * (an `active` one only: deprecated and dead stay what they are), until a later run passes.
+ */
+export function servedStatus(c: ToolContract): ToolContract['trust']['status'] {
+  return c.trust.status === 'active' && c.record?.verification?.status === 'failed' ? 'degraded' : c.trust.status;
+}
+
+/**
+ * The reliability prior ranking uses: the stored score, scaled down by a quarter while the last sandboxed run
+ * failed (a strong match still wins over a weak one; a failed twin loses to an equal match that works).
+ */
+export function rankingPrior(c: ToolContract): number {
+  return c.record?.verification?.status === 'failed' ? c.trust.reliability_score * 0.75 : c.trust.reliability_score;
+}
+
 /** The contract blocks anyone may see: identity, logic, trust (record and $schema are bookkeeping). */
 export function publicBlocks(c: ToolContract, telemetry?: TrustTelemetry) {
-  const trust = { ...c.trust, verification: trustVerification(c) };
+  const trust = { ...c.trust, status: servedStatus(c), verification: trustVerification(c) };
   return { identity: c.identity, logic: c.logic, trust: telemetry ? { ...trust, telemetry } : trust };
 }
 

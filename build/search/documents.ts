@@ -10,6 +10,7 @@
 import type { ToolContract } from '../model/contract.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
+import { rankingPrior } from '../model/views.ts';
 
 export type SearchKind = 'tool' | 'api';
 
@@ -51,7 +52,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
     id: id.aid,
     kind: 'tool',
     platform: id.platform,
-    prior: c.trust.reliability_score,
+    prior: rankingPrior(c),
     popularity: c.trust.popularity ?? null,
     fields: { name: id.name, task: id.task ?? '', tags: id.tags ?? [], commands, types },
     display: {
