@@ -159,10 +159,12 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
         source,
       };
     case 'url':
-      // The execute step has no network: URLs point at the sandbox's own fixture server unless given.
-      return given !== undefined
-        ? { value: given, source }
-        : { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
+      // The execute step has no network: web URLs point at the sandbox's own fixture server unless given. A
+      // declared address of another kind (redis://, mongodb://, smtps://, ws://) names a server the fixture is
+      // not, so it is kept: the tool then needs the network and is checked as far as it loads.
+      if (given !== undefined) return { value: given, source };
+      if (text !== undefined && !/^https?:\/\//i.test(text)) return { value: text, source };
+      return { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
     case 'number':
       return { value: text ?? '2', source };
     case 'json':
