@@ -1,6 +1,8 @@
 // Operation recipes of one web API (catalog/apis/operations/<service>.json.gz, compiled with the manifests):
-// all of them, paginated, or ranked for an intent, and one by id. Files are read on first use and a few kept
-// in memory (the largest API's recipes are tens of MB unpacked, so nothing is loaded at start).
+// all of them, paginated, or ranked for an intent, and one by id. Nothing is loaded at start: a file is read
+// on first use. Ranking (services search asks it for up to ten APIs per query) works on a small per-API index of
+// ids, summaries and their analysed words, kept for many APIs; whole recipes (Microsoft Graph beta's unpack to
+// tens of MB and take ~0.4 s to parse) are kept for a few only.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { operationsFilePath, parseOperationsFile, type Recipe } from '../../build/apis/recipe-schema.ts';
@@ -12,53 +14,103 @@ import { DomainError } from './errors.ts';
 
 type Ctx = { apis: ApiCatalog; config: Pick<Config, 'catalogDir'> };
 
-const KEPT = 16;
-const cache = new Map<string, Recipe[]>();
+/** What ranking needs of one operation: its listing fields and the words an intent can meet. */
+interface IndexedOperation {
+  id: string;
+  method: string;
+  path: string;
+  summary: string | null;
+  position: number;
+  /** Words of summary, id, path segments and returns. */
+  terms: Set<string>;
+  summaryTerms: Set<string>;
+}
+
+/** A least-recently-used map that holds at most `budget` units (operations) in all. */
+function lru<T>(budget: number, size: (v: T) => number) {
+  const map = new Map<string, T>();
+  let used = 0;
+  return {
+    get(key: string): T | undefined {
+      const v = map.get(key);
+      if (v !== undefined) {
+        map.delete(key);
+        map.set(key, v);
+      }
+      return v;
+    },
+    set(key: string, v: T): void {
+      map.set(key, v);
+      used += size(v);
+      for (const [k, old] of map) {
+        if (used <= budget || map.size === 1) break;
+        map.delete(k);
+        used -= size(old);
+      }
+    },
+  };
+}
+
+const RECIPES_KEPT = 20_000;
+const INDEX_KEPT = 300_000;
+const recipesCache = lru<Recipe[]>(RECIPES_KEPT, (r) => Math.max(1, r.length));
+const indexCache = lru<IndexedOperation[]>(INDEX_KEPT, (ix) => Math.max(1, ix.length));
+
+const fileOf = (ctx: Ctx, serviceName: string) =>
+  operationsFilePath(path.join(ctx.config.catalogDir, 'apis'), serviceName);
 
 /** The recipes of a served API, or `not_found` when the API is not served. An API without a file has none. */
 export function operationsOf(ctx: Ctx, serviceName: string): Recipe[] {
   manifestByName(ctx, serviceName);
-  const file = operationsFilePath(path.join(ctx.config.catalogDir, 'apis'), serviceName);
-  const key = file;
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  const file = fileOf(ctx, serviceName);
+  const hit = recipesCache.get(file);
+  if (hit) return hit;
   const recipes = existsSync(file)
     ? ((parseOperationsFile(readFileSync(file)) as { operations?: Recipe[] }).operations ?? [])
     : [];
-  cache.set(key, recipes);
-  if (cache.size > KEPT) cache.delete(cache.keys().next().value as string);
+  recipesCache.set(file, recipes);
   return recipes;
 }
 
-/** Words of an operation an intent can meet: its summary, id, path segments and what it returns. */
-const termsOf = (r: Recipe) =>
-  new Set(analyze([r.summary ?? '', r.id.replace(/_/g, ' '), r.path.replace(/[{}/_.-]+/g, ' '), r.returns].join(' ')));
+function indexOf(ctx: Ctx, serviceName: string): IndexedOperation[] {
+  manifestByName(ctx, serviceName);
+  const file = fileOf(ctx, serviceName);
+  const hit = indexCache.get(file);
+  if (hit) return hit;
+  const index = operationsOf(ctx, serviceName).map((r, position) => ({
+    id: r.id,
+    method: r.method,
+    path: r.path,
+    summary: r.summary ?? null,
+    position,
+    terms: new Set(
+      analyze([r.summary ?? '', r.id.replace(/_/g, ' '), r.path.replace(/[{}/_.-]+/g, ' '), r.returns].join(' ')),
+    ),
+    summaryTerms: new Set(analyze(r.summary ?? '')),
+  }));
+  indexCache.set(file, index);
+  return index;
+}
 
 const WRITE = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Operations ranked for an intent: the share of the query's terms an operation covers, then how many of
- * them its summary holds, then a small preference for writes when the query names an action
- * (send, create …) the read operations only list. Operations that match nothing are left out.
+ * them its summary holds, then a small preference for writes (send, create …) over reads that only list.
+ * Operations that match nothing are left out.
  */
-export function rankOperations(recipes: Recipe[], q: string): Recipe[] {
+function rank(index: IndexedOperation[], q: string): IndexedOperation[] {
   const query = [...new Set(analyze(q))];
   if (query.length === 0) return [];
-  const scored: { r: Recipe; score: number; i: number }[] = [];
-  recipes.forEach((r, i) => {
-    const terms = termsOf(r);
-    const hits = query.filter((t) => terms.has(t)).length;
-    if (hits === 0) return;
-    const summary = new Set(analyze(r.summary ?? ''));
-    const inSummary = query.filter((t) => summary.has(t)).length;
-    const score = hits / query.length + 0.1 * (inSummary / query.length) + (WRITE.has(r.method) ? 0.01 : 0);
-    scored.push({ r, score, i });
-  });
-  return scored.sort((a, b) => b.score - a.score || a.i - b.i).map((s) => s.r);
+  const scored: { op: IndexedOperation; score: number }[] = [];
+  for (const op of index) {
+    const hits = query.filter((t) => op.terms.has(t)).length;
+    if (hits === 0) continue;
+    const inSummary = query.filter((t) => op.summaryTerms.has(t)).length;
+    const score = hits / query.length + 0.1 * (inSummary / query.length) + (WRITE.has(op.method) ? 0.01 : 0);
+    scored.push({ op, score });
+  }
+  return scored.sort((a, b) => b.score - a.score || a.op.position - b.op.position).map((s) => s.op);
 }
 
 export const OPERATIONS_PAGE = 50;
@@ -66,7 +118,7 @@ export const OPERATIONS_PAGE = 50;
 /** GET /api/v1/services/{name}/operations: ranked for `q`, or all of them a page at a time. */
 export function operationList(ctx: Ctx, serviceName: string, q: string, limit = OPERATIONS_PAGE, offset = 0) {
   const all = operationsOf(ctx, serviceName);
-  const matching = q ? rankOperations(all, q) : all;
+  const matching = q ? rank(indexOf(ctx, serviceName), q).map((op) => all[op.position] as Recipe) : all;
   const results = matching.slice(offset, offset + limit);
   return { service_name: serviceName, query: q, total: matching.length, offset, count: results.length, results };
 }
@@ -80,7 +132,7 @@ export function operationById(ctx: Ctx, serviceName: string, id: string): Recipe
 
 /** The few operations of an API that best match an intent, as a search listing shows them. */
 export function bestOperations(ctx: Ctx, serviceName: string, q: string, n = 3) {
-  return rankOperations(operationsOf(ctx, serviceName), q)
+  return rank(indexOf(ctx, serviceName), q)
     .slice(0, n)
-    .map((r) => ({ id: r.id, method: r.method, path: r.path, summary: r.summary ?? null }));
+    .map((op) => ({ id: op.id, method: op.method, path: op.path, summary: op.summary }));
 }
