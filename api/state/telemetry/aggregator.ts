@@ -4,6 +4,7 @@ import type { AgentClass } from '../../services/agent-class.ts';
 import {
   type LoggedEvent,
   outcomeOf,
+  emptyTotals,
   type TelemetryTotals,
   type ToolCounters,
   type ToolEvidence,
@@ -176,16 +177,7 @@ export class Aggregator {
   }
 
   totals(): TelemetryTotals {
-    const out: TelemetryTotals = {
-      events: this.events,
-      lookups: 0,
-      requests: 0,
-      successes: 0,
-      failures: 0,
-      votes: { yes: 0, no: 0, partial: 0 },
-      tools_reported: 0,
-      lookups_by_agent: {},
-    };
+    const out: TelemetryTotals = { ...emptyTotals(), events: this.events };
     for (const t of this.tools.values()) {
       out.lookups += t.lookups;
       out.requests += t.requests;

@@ -24,6 +24,7 @@ import { staleReads } from './stale-reads.ts';
 import {
   outcomeOf,
   type TelemetryStore,
+  emptyTotals,
   type TelemetryTotals,
   type ToolCounters,
   type ToolEvidence,
@@ -270,16 +271,7 @@ export function redisTelemetryStore(options: RedisTelemetryOptions): TelemetrySt
             lookups_by_agent: byAgent(h),
           };
         },
-        () => ({
-          events: 0,
-          lookups: 0,
-          requests: 0,
-          successes: 0,
-          failures: 0,
-          votes: { yes: 0, no: 0, partial: 0 },
-          tools_reported: 0,
-          lookups_by_agent: {},
-        }),
+        emptyTotals,
       ),
 
     async evidence(): Promise<ToolEvidence[]> {

@@ -77,6 +77,18 @@ export interface TelemetryTotals {
   lookups_by_agent: Partial<Record<AgentClass, number>>;
 }
 
+/** Totals before any event (and what a backend shows when it has none to read). */
+export const emptyTotals = (): TelemetryTotals => ({
+  events: 0,
+  lookups: 0,
+  requests: 0,
+  successes: 0,
+  failures: 0,
+  votes: { yes: 0, no: 0, partial: 0 },
+  tools_reported: 0,
+  lookups_by_agent: {},
+});
+
 /** Per-tool evidence for `npm run trust`, counted per distinct client rather than per report. */
 export interface ToolEvidence {
   aid: string;
