@@ -22,7 +22,15 @@ export const SCHEMA_TYPES = [
 ] as const;
 
 /** Lifecycle of a contract; only `active` was ever observed, the others are our decision (README). */
-export const STATUSES = ['active', 'degraded', 'deprecated', 'dead'] as const;
+export const STATUSES = ['active', 'degraded', 'review', 'deprecated', 'dead'] as const;
+
+/** What a contract describes: a tool run by a command (the default when absent), or an MCP server. */
+export const CONTRACT_KINDS = ['tool', 'mcp_server'] as const;
+export type ContractKind = (typeof CONTRACT_KINDS)[number];
+
+/** How an MCP client reaches the server (names as in the official registry's server.json). */
+export const MCP_TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const;
+export type McpTransport = (typeof MCP_TRANSPORTS)[number];
 
 /**
  * What a placeholder holds, so a machine can fill it: text to pass as is, a file the command reads,
@@ -109,6 +117,9 @@ export const Identity = Type.Object(
     ),
     tags: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 30 })),
     platform: Type.Enum([...PLATFORMS]),
+    kind: Type.Optional(
+      Type.Enum([...CONTRACT_KINDS], { description: 'tool (the default when absent) or mcp_server.' }),
+    ),
     license: nullable<string>('string', {
       maxLength: 200,
       description: 'SPDX license expression, or null when unknown.',
@@ -117,8 +128,80 @@ export const Identity = Type.Object(
   { additionalProperties: false },
 );
 
+/** One tool an MCP server lists (tools/list), as read by a real handshake in the sandbox. */
+export const McpTool = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    title: Type.Optional(Type.String({ maxLength: 200 })),
+    description: Type.Optional(Type.String({ maxLength: 10000 })),
+    input_schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    hash: Type.String({
+      pattern: '^sha256:[0-9a-f]{64}$',
+      description: 'sha256 of the canonical JSON of name, description and input schema: a change means a new tool.',
+    }),
+    flags: Type.Optional(
+      Type.Array(Type.String({ maxLength: 300 }), {
+        maxItems: 20,
+        description: 'Why the description looks like it asks the model to act outside the tool (tool poisoning).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type McpTool = Type.Static<typeof McpTool>;
+
+/** An environment variable the server reads (server.json environmentVariables). */
+export const McpEnvVar = Type.Object(
+  {
+    name: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$', maxLength: 100 }),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    is_required: Type.Optional(Type.Boolean()),
+    is_secret: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+/** What an MCP-server contract adds to logic: how to reach the server and the tools it really lists. */
+export const McpServer = Type.Object(
+  {
+    transport: Type.Enum([...MCP_TRANSPORTS]),
+    url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        pattern: '^https?://',
+        maxLength: 2000,
+        description: 'Endpoint of a remote server.',
+      }),
+    ),
+    registry_name: Type.Optional(
+      Type.String({
+        pattern: '^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$',
+        maxLength: 200,
+        description: 'Name in the official MCP registry (reverse-DNS namespace / server), when it has one.',
+      }),
+    ),
+    arguments: Type.Optional(
+      Type.Array(Type.String({ maxLength: 500 }), { maxItems: 30, description: 'Arguments after the command.' }),
+    ),
+    env_vars: Type.Optional(Type.Array(McpEnvVar, { maxItems: 50 })),
+    server_info: Type.Optional(
+      Type.Object(
+        { name: Type.String({ maxLength: 200 }), version: Type.Optional(Type.String({ maxLength: 100 })) },
+        { additionalProperties: false, description: 'What the server called itself in the handshake.' },
+      ),
+    ),
+    tools_read_at: nullable<string>('string', {
+      format: 'date-time',
+      description: 'When the tool list was read by a handshake; null before any.',
+    }),
+    tools: Type.Array(McpTool, { maxItems: 500 }),
+  },
+  { additionalProperties: false },
+);
+export type McpServer = Type.Static<typeof McpServer>;
+
 export const Logic = Type.Object(
-  { input_schema: SchemaObject, output_schema: OutputSchemaObject },
+  { input_schema: SchemaObject, output_schema: OutputSchemaObject, mcp: Type.Optional(McpServer) },
   { additionalProperties: false },
 );
 
@@ -212,6 +295,35 @@ export const Verification = Type.Object(
 );
 export type Verification = Type.Static<typeof Verification>;
 
+/** A difference between two tool lists of the same MCP server (a rug pull looks like this). */
+export const McpToolChange = Type.Object(
+  {
+    detected_at: Type.String({ format: 'date-time' }),
+    added: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 }),
+    removed: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 500 }),
+    changed: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ maxLength: 200 }),
+          before: Type.Object(
+            { hash: Type.String({ maxLength: 80 }), description: Type.Optional(Type.String({ maxLength: 10000 })) },
+            { additionalProperties: false },
+          ),
+          after: Type.Object(
+            { hash: Type.String({ maxLength: 80 }), description: Type.Optional(Type.String({ maxLength: 10000 })) },
+            { additionalProperties: false },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 500 },
+    ),
+    reviewed_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+export type McpToolChange = Type.Static<typeof McpToolChange>;
+
 export const Record = Type.Object(
   {
     verified: Type.Optional(Type.Boolean({ default: true })),
@@ -224,6 +336,9 @@ export const Record = Type.Object(
       }),
     ),
     popularity_measured_at: Type.Optional(nullable<string>('string', { format: 'date-time' })),
+    mcp_tool_changes: Type.Optional(
+      Type.Array(McpToolChange, { maxItems: 50, description: 'Tool-list changes found by verification, newest last.' }),
+    ),
   },
   { additionalProperties: false, description: 'Bookkeeping; never served as part of the contract.' },
 );
