@@ -87,6 +87,17 @@ export const ADMIN = {
     `the definition at ${host} cannot be compiled: ${clip(reason, 300)}`,
 } as const;
 
+/** POST /admin/verify and its tickets. */
+export const VERIFY = {
+  oneSelection: 'Send {"aids": [...]}, or {"all": true} and/or {"platform": "npm"}, not both',
+  noSelection: 'Say what to verify: {"aids": [...]}, {"all": true} or {"platform": "npm"}',
+  unknownAid: (aid: string) => `Tool '${clip(aid, 140)}' not found in catalog`,
+  nothingSelected: (platform: string) => `No tool of platform '${platform}' in the catalog`,
+  ticketNotFound: (ticket: string) =>
+    `Verification ticket '${clip(ticket, 40)}' not found (never issued, or older than a week)`,
+  queueDown: 'The verification queue cannot be reached; nothing was queued, retry later.',
+} as const;
+
 export const CONTRIBUTE = {
   shape: 'Send {"contract": {...}} or {"aid", "field", "value"}',
   unknownAid: (aid: string) => `Tool '${aid}' is not in the catalog; propose a whole contract instead`,

@@ -6,6 +6,7 @@ import { TRANSLATE } from '../messages.ts';
 import { contractFrom, existingFor, sourceOf } from '../translate/index.ts';
 import type { UpstreamConfig } from '../translate/upstream-fetch.ts';
 import { putContract } from '../writes/catalog-writes.ts';
+import { queueWritten } from './verify.ts';
 import { ContractInvalidError, DomainError, invalid } from './errors.ts';
 
 export async function translateAndStore(ctx: AppContext, url: string, cfg: UpstreamConfig) {
@@ -15,6 +16,7 @@ export async function translateAndStore(ctx: AppContext, url: string, cfg: Upstr
   const contract = contractFrom(draft, existingFor(ctx.snapshot, draft.source_url, draft.aid));
   try {
     const { aid, created } = await putContract(ctx, contract);
+    await queueWritten(ctx, [aid], 'admin');
     return { status: 'ok', aid, created, source: source.kind, contract };
   } catch (error) {
     // The source's data, not the caller's request, is what failed.
