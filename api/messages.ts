@@ -19,6 +19,7 @@ export const VALIDATION = {
   ofType: (types: string) => `Input should be ${types.replace(',', ' or ')}`,
   ofFormat: (format: string) => `Input should be a valid ${format}`,
   atMostItems: (max: number) => `List should have at most ${max} items`,
+  atLeastItems: (min: number) => `List should have at least ${min} item${min === 1 ? '' : 's'}`,
   invalidValue: 'Invalid value',
   jsonDecode: (reason: string) => `JSON decode error: ${clip(reason, 200)}`,
   trendKeywordWords: 'Value error, trend_keyword must be two or more words',
