@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TicketStatus } from '../../../build/verify/queue/types.ts';
 import { sandboxUnavailable } from '../../../build/verify/sandbox.ts';
 import { type AdminServer, SECRET, settled, startAdminServer } from '../../api/admin-helpers.ts';
 import { type FakeRegistry, startFakeNpmRegistry } from '../../helpers/fake-npm-registry.ts';
@@ -90,7 +91,7 @@ function startWorker(env: NodeJS.ProcessEnv): Worker {
 const workers: Worker[] = [];
 const started = (w: Worker) => [...w.out.matchAll(/^started (\S+) \(attempt (\d+)\)$/gm)].map((m) => m[1] as string);
 
-async function ticketDone(get: () => Promise<{ state: string }>, ms = 300_000) {
+async function ticketDone(get: () => Promise<TicketStatus>, ms = 300_000): Promise<TicketStatus> {
   const deadline = Date.now() + ms;
   for (;;) {
     const t = await get();
@@ -170,10 +171,7 @@ describe.skipIf(missing)(
       const queued = await admin('POST', '/api/v1/admin/verify', { aids });
       expect(queued.status).toBe(202);
       expect(queued.body).toMatchObject({ aids: 6, queued: 6 });
-      const t = (await ticketDone(async () => (await admin('GET', queued.body.status_url)).body)) as {
-        counts: Record<string, number>;
-        jobs: { aid: string; state: string; attempts: number; outcome: { status: string; level: string } }[];
-      };
+      const t = await ticketDone(async () => (await admin('GET', queued.body.status_url)).body);
       expect(t.counts).toMatchObject({ done: 6, failed: 0, unknown: 0 });
       for (const j of t.jobs) {
         expect(j, j.aid).toMatchObject({ state: 'done', attempts: 1, outcome: { status: 'passed', level: 'runs' } });
@@ -216,9 +214,7 @@ describe.skipIf(missing)(
       expect(running.jobs[0]).toMatchObject({ state: 'running', attempts: 1 });
       const b = startWorker(env);
       await b.waitFor(/^started npm-slow-upper-v1 \(attempt 2\)$/m);
-      const t = (await ticketDone(async () => (await admin('GET', queued.body.status_url)).body)) as {
-        jobs: { state: string; attempts: number; outcome: { status: string } }[];
-      };
+      const t = await ticketDone(async () => (await admin('GET', queued.body.status_url)).body);
       expect(t.jobs[0]).toMatchObject({ state: 'done', attempts: 2, outcome: { status: 'passed' } });
       expect(started(b)).toEqual(['npm-slow-upper-v1']);
       b.child.kill('SIGTERM');
@@ -257,9 +253,7 @@ describe.skipIf(missing)(
 
       const queued = await s.admin('POST', '/api/v1/admin/verify', { aids: [aidOf('alpha')] });
       expect(queued.status).toBe(202);
-      const t = (await ticketDone(async () => (await s.admin('GET', queued.body.status_url)).body)) as {
-        jobs: { state: string; outcome: { status: string } }[];
-      };
+      const t = await ticketDone(async () => (await s.admin('GET', queued.body.status_url)).body);
       expect(t.jobs[0]).toMatchObject({ state: 'done', outcome: { status: 'passed' } });
       const file = JSON.parse(await fsp.readFile(path.join(s.catalogDir, 'tools', `${aidOf('alpha')}.json`), 'utf8'));
       expect(file.record.verification).toMatchObject({ status: 'passed', level: 'runs' });
