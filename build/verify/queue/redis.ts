@@ -135,7 +135,7 @@ export function createRedisVerifyQueue(url: string, options: RedisVerifyQueueOpt
           jobs[i] = await jobOf(aid, id);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(32, t.jobs.length) }, reader));
+      await Promise.all(Array.from({ length: Math.min(128, t.jobs.length) }, reader));
       return summarize(ticket, t.reason, t.created_at, jobs);
     },
 
