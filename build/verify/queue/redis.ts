@@ -58,13 +58,21 @@ function stateOf(bull: string): VerifyJobState {
 
 export function createRedisVerifyQueue(url: string, options: RedisVerifyQueueOptions = {}): VerifyQueue {
   const prefix = options.prefix ?? 'tcc';
-  // BullMQ's blocking commands need maxRetriesPerRequest: null; errors are reported per command.
-  const connection = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+  // Producers (the API server) fail fast while Redis is down, so an ingest or POST /admin/verify answers
+  // instead of waiting for Redis; workers get their own connection, which waits (BullMQ's blocking commands
+  // need maxRetriesPerRequest: null).
+  const connection = new Redis(url, {
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+    commandTimeout: 10_000,
+    lazyConnect: true,
+  });
   connection.on('error', () => undefined);
   const queue = new Queue<VerifyJob, VerifyJobOutcome>(QUEUE, { connection, prefix });
   queue.on('error', () => undefined);
   const ticketKey = (ticket: string) => `${prefix}:verify-ticket:${ticket}`;
   const workers: VerifyWorker[] = [];
+  const workerConnections: Redis[] = [];
 
   async function jobOf(aid: string, id: string): Promise<TicketJob> {
     const job: Job<VerifyJob, VerifyJobOutcome> | undefined = await queue.getJob(id);
@@ -140,6 +148,9 @@ export function createRedisVerifyQueue(url: string, options: RedisVerifyQueueOpt
     },
 
     async work(handler: VerifyHandler, workOptions: VerifyWorkOptions = {}) {
+      const blocking = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true });
+      blocking.on('error', () => undefined);
+      workerConnections.push(blocking);
       const worker = new Worker<VerifyJob, VerifyJobOutcome>(
         QUEUE,
         async (job) => {
@@ -150,7 +161,7 @@ export function createRedisVerifyQueue(url: string, options: RedisVerifyQueueOpt
           return handler({ ...job.data, attempt });
         },
         {
-          connection,
+          connection: blocking,
           prefix,
           concurrency: Math.max(1, workOptions.concurrency ?? 1),
           lockDuration: options.lockMs ?? envMs('VERIFY_LOCK_MS', 30_000),
@@ -186,7 +197,7 @@ export function createRedisVerifyQueue(url: string, options: RedisVerifyQueueOpt
     async close() {
       for (const w of workers.splice(0)) await w.stop();
       await queue.close();
-      await connection.quit().catch(() => connection.disconnect());
+      for (const c of [connection, ...workerConnections.splice(0)]) await c.quit().catch(() => c.disconnect());
     },
   };
 }

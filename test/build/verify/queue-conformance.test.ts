@@ -14,7 +14,7 @@ import {
   type VerifyJobOutcome,
   type VerifyQueue,
 } from '../../../build/verify/queue/types.ts';
-import { type RedisProcess, startRedis } from '../../helpers/redis.ts';
+import { freePort, type RedisProcess, startRedis } from '../../helpers/redis.ts';
 
 interface Backend {
   name: string;
@@ -210,4 +210,15 @@ describe.each(backends)('verification queue: $name', { timeout: 60_000 }, (backe
     expect(s?.counts).toMatchObject({ done: 1, queued: 1 });
     expect((await q.pending()).map((j) => j.aid)).toEqual([ran[0] === 'npm-one-v1' ? 'npm-two-v1' : 'npm-one-v1']);
   });
+});
+
+describe('verification queue on Redis: an outage', () => {
+  it('fails enqueue and status within seconds instead of waiting for Redis (the API answers 503)', async () => {
+    const port = await freePort();
+    const q = track(createRedisVerifyQueue(`redis://127.0.0.1:${port}/0`, { prefix: 'down' }));
+    const t0 = Date.now();
+    await expect(q.enqueue(['npm-a-v1'], 'ingest')).rejects.toThrow();
+    await expect(q.status('abcdefgh-00000000')).rejects.toThrow();
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 30_000);
 });
