@@ -7,7 +7,9 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileVerifyQueue } from '../../build/verify/queue/file.ts';
+import { createRedisVerifyQueue } from '../../build/verify/queue/redis.ts';
 import type { VerifyJob } from '../../build/verify/queue/types.ts';
+import { freePort } from '../helpers/redis.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
@@ -156,5 +158,23 @@ describe('verification on demand', () => {
     // The static site followed: llms.txt, rebuilt by that build, shows the evidence.
     const llms = await fsp.readFile(path.join(s.distDir, 'llms.txt'), 'utf8');
     expect(llms.split('\n').find((l) => l.includes(aid))).toMatch(/verification passed \(runs\)/);
+  });
+
+  it('while the queue is unreachable: POST answers 503 with Retry-After, an ingest still stores its contract', async () => {
+    const port = await freePort();
+    const working = s.running.ctx.verifyQueue;
+    s.running.ctx.verifyQueue = createRedisVerifyQueue(`redis://127.0.0.1:${port}/0`, { prefix: 'down' });
+    try {
+      const r = await s.admin('POST', '/api/v1/admin/verify', { aids: ['npm-axios-v1'] });
+      expect(r.status).toBe(503);
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(r.body.detail).toMatch(/verification queue cannot be reached/);
+      const c = sampleContract('npm-ingested-during-outage-v1');
+      expect((await s.admin('POST', '/api/v1/ingest', c)).status).toBe(200);
+      expect((await s.json('/api/v1/tools/npm-ingested-during-outage-v1')).status).toBe(200);
+    } finally {
+      await s.running.ctx.verifyQueue.close();
+      s.running.ctx.verifyQueue = working;
+    }
   });
 });
