@@ -151,7 +151,7 @@ describe.skipIf(missing)(
         STORAGE_URL: redis.url,
         ADMIN_SECRET: SECRET,
         npm_config_registry: registry.url,
-        // A killed worker's job is taken back within seconds here (30 s by default).
+        // A killed worker's job is taken back within seconds here (the lock is 30 s by default).
         VERIFY_LOCK_MS: '4000',
         VERIFY_STALLED_CHECK_MS: '1000',
       });
@@ -164,8 +164,9 @@ describe.skipIf(missing)(
     });
 
     it('two workers share the queue: every job runs once, both take jobs, the server serves the evidence', async () => {
-      const a = startWorker(env);
-      const b = startWorker(env);
+      // A lock well above any pause of a loaded machine: here a job must never be taken back from a live worker.
+      const a = startWorker({ ...env, VERIFY_LOCK_MS: '30000' });
+      const b = startWorker({ ...env, VERIFY_LOCK_MS: '30000' });
       await Promise.all([a.waitFor(/^ready: Redis \(BullMQ\) queue/m), b.waitFor(/^ready: Redis \(BullMQ\) queue/m)]);
       const aids = FAST.map(aidOf);
       const queued = await admin('POST', '/api/v1/admin/verify', { aids });
@@ -203,6 +204,8 @@ describe.skipIf(missing)(
     });
 
     it("a SIGKILLed worker's job is taken back by another worker and finishes on the second attempt", async () => {
+      // A takes the job under a 4 s lock; B (a long lock of its own, so a loaded machine never takes B's job
+      // back from B) checks for stalled jobs every second.
       const a = startWorker(env);
       await a.waitFor(/^ready:/m);
       const queued = await admin('POST', '/api/v1/admin/verify', { aids: [aidOf('slow')] });
@@ -212,7 +215,7 @@ describe.skipIf(missing)(
       await a.exited;
       const running = (await admin('GET', queued.body.status_url)).body;
       expect(running.jobs[0]).toMatchObject({ state: 'running', attempts: 1 });
-      const b = startWorker(env);
+      const b = startWorker({ ...env, VERIFY_LOCK_MS: '30000' });
       await b.waitFor(/^started npm-slow-upper-v1 \(attempt 2\)$/m);
       const t = await ticketDone(async () => (await admin('GET', queued.body.status_url)).body);
       expect(t.jobs[0]).toMatchObject({ state: 'done', attempts: 2, outcome: { status: 'passed' } });
