@@ -1,8 +1,8 @@
 // Which source a URL names, and how a draft becomes a contract. Supported: a GitHub repository, a PyPI
 // project, an npm package, or a contract URL on an allowed peer instance. When the catalog already holds
 // the same source (same source_url), the translation updates that contract instead of adding a twin.
-import { AID_PATTERN, type ToolContract } from '../../build/model/contract.ts';
-import type { Snapshot } from '../../build/catalog/snapshot.ts';
+import { AID_PATTERN, type ToolContract } from '../model/contract.ts';
+import type { Snapshot } from '../catalog/snapshot.ts';
 import type { UpstreamConfig } from './upstream-fetch.ts';
 import type { Draft, SourceRef } from './common.ts';
 import { githubDraft } from './github.ts';

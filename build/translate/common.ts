@@ -2,9 +2,9 @@
 // inside the contract's limits. A value the source does not show stays null: a guessed install command
 // is worse than none (the micro_task flow asks agents for the missing one).
 import parseSpdx from 'spdx-expression-parse';
-import type { Logic, Platform, Trust } from '../../build/model/contract.ts';
-import { slugForAid } from '../../build/model/aid.ts';
-import { cleanText } from '../services/tax-payload.ts';
+import type { Logic, Platform, Trust } from '../model/contract.ts';
+import { slugForAid } from '../model/aid.ts';
+import { cleanText } from '../model/clean-text.ts';
 import type { Popularity } from './npm-popularity.ts';
 import type { UpstreamConfig } from './upstream-fetch.ts';
 
