@@ -16,4 +16,6 @@ export const UPSTREAM = {
   notJson: (name: string, host: string) => `${name} (${host}) answered something that is not JSON`,
   peerNotAContract: (host: string) => `peer catalog (${host}) did not answer a contract`,
   mcpNotAServer: (host: string) => `MCP registry (${host}) did not answer a server.json`,
+  mcpNothingToRun: (name: string) =>
+    `MCP server ${clip(name, 200)} has no npm or PyPI package run over stdio and no http(s) remote`,
 } as const;
