@@ -93,7 +93,8 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
     if (existing && sameContract(next, existing)) return { key, outcome: 'unchanged', aid };
     // Queued before the write: a kill between the two leaves a job for a contract that is about to change,
     // never a changed contract nobody verifies.
-    queued += (await o.queue.enqueue([aid], 'import')).queued;
+    const { queued: added } = await o.queue.enqueue([aid], 'import');
+    queued += added;
     try {
       await o.store.write('tools', aid, next);
     } catch (error) {
