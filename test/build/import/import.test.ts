@@ -302,3 +302,131 @@ describe('npm run import --from npm', () => {
     expect(help.stdout).toMatch(/^usage: npm run import/);
   });
 });
+
+describe('npm run import --from mcp-registry', () => {
+  const weather = {
+    name: 'io.github.acme/weather',
+    description: 'Forecasts and alerts for any city',
+    version: '1.2.0',
+    repository: { url: 'https://github.com/acme/mcp-weather', source: 'github' },
+    packages: [
+      {
+        registryType: 'npm',
+        identifier: '@acme/mcp-weather',
+        version: '1.2.0',
+        transport: { type: 'stdio' },
+        environmentVariables: [
+          { name: 'WEATHER_API_KEY', description: 'Key for the forecast API', isRequired: true, isSecret: true },
+          { name: 'WEATHER_UNITS', description: 'metric or imperial' },
+        ],
+        packageArguments: [
+          { type: 'named', name: '--units', value: 'metric' },
+          { type: 'positional', valueHint: 'city' },
+        ],
+      },
+    ],
+  };
+  const notes = {
+    name: 'io.github.acme/notes',
+    description: 'Notes an agent can keep',
+    version: '0.3.0',
+    packages: [{ registryType: 'pypi', identifier: 'mcp-notes', version: '0.3.0', transport: { type: 'stdio' } }],
+  };
+  const remote = {
+    name: 'com.example/search',
+    description: 'Hosted web search',
+    version: '2025.11.1',
+    repository: { url: 'https://github.com/example/search-mcp', source: 'github' },
+    remotes: [{ type: 'streamable-http', url: 'https://mcp.example.com/search' }],
+  };
+  const meta = (status = 'active') => ({
+    'io.modelcontextprotocol.registry/official': { status, isLatest: true, publishedAt: '2026-10-01T00:00:00Z' },
+  });
+
+  beforeAll(() => {
+    // The registry answers pages of at most two servers, whatever limit is asked.
+    fake.set('/v0.1/servers?limit=3&version=latest', {
+      servers: [
+        { server: weather, _meta: meta() },
+        { server: notes, _meta: meta() },
+      ],
+      metadata: { nextCursor: 'io.github.acme/notes:0.3.0', count: 2 },
+    });
+    fake.set(`/v0.1/servers?limit=1&version=latest&cursor=${encodeURIComponent('io.github.acme/notes:0.3.0')}`, {
+      servers: [{ server: remote, _meta: meta('deprecated') }],
+      metadata: { nextCursor: null, count: 1 },
+    });
+    fake.set(
+      npmPath('@acme/mcp-weather'),
+      packument('@acme/mcp-weather', '1.2.0', {
+        description: 'Weather MCP server',
+        keywords: ['mcp'],
+        bin: { 'mcp-weather': 'dist/index.js' },
+        dependencies: { '@modelcontextprotocol/sdk': '^1.20.0' },
+      }),
+    );
+    fake.set('/pypi/mcp-notes/json', {
+      info: {
+        name: 'mcp-notes',
+        version: '0.3.0',
+        summary: 'Notes MCP server',
+        license_expression: 'Apache-2.0',
+        requires_python: '>=3.10',
+        requires_dist: ['mcp>=1.2', 'pytest; extra == "test"'],
+      },
+    });
+  });
+
+  it('pages through the registry list into mcp_server contracts that validate', async () => {
+    const s = summaryOf(await run(['--from', 'mcp-registry', '--top', '3']));
+    expect(s).toMatchObject({ total: 3, failed: [], queued: 3 });
+    expect(s.new.sort()).toEqual(['mcp-com.example-search-v1', 'npm-acme-mcp-weather-v1', 'pypi-mcp-notes-v1']);
+    const pages = fake.requests.filter((r) => r.path.startsWith('/v0.1/servers'));
+    expect(pages.map((r) => new URL(r.path, fake.url).searchParams.get('cursor'))).toEqual([
+      null,
+      'io.github.acme/notes:0.3.0',
+    ]);
+    const w = await contract('npm-acme-mcp-weather-v1');
+    const n = await contract('pypi-mcp-notes-v1');
+    const r = await contract('mcp-com.example-search-v1');
+    for (const c of [w, n, r]) {
+      expect(validateContract(c)).toEqual([]);
+      expect(c.identity.kind).toBe('mcp_server');
+      expect(c.logic.mcp).toMatchObject({ tools: [], tools_read_at: null });
+    }
+    expect(w.identity).toMatchObject({ version: '1.2.0', license: 'MIT', task: 'Forecasts and alerts for any city' });
+    expect(w.action).toMatchObject({
+      install_cmd: 'npm install @acme/mcp-weather@1.2.0',
+      execute_cmd: 'npx @acme/mcp-weather --units metric',
+      requires: { env: ['WEATHER_API_KEY'] },
+    });
+    expect(w.logic.mcp).toEqual({
+      transport: 'stdio',
+      registry_name: 'io.github.acme/weather',
+      arguments: ['--units', 'metric'],
+      env_vars: [
+        { name: 'WEATHER_API_KEY', description: 'Key for the forecast API', is_required: true, is_secret: true },
+        { name: 'WEATHER_UNITS', description: 'metric or imperial', is_required: false, is_secret: false },
+      ],
+      tools_read_at: null,
+      tools: [],
+    });
+    expect(n.identity).toMatchObject({ platform: 'pypi', license: 'Apache-2.0', version: '0.3.0' });
+    expect(n.action).toMatchObject({
+      install_cmd: 'pip install mcp-notes==0.3.0',
+      execute_cmd: 'mcp-notes',
+      requires: { runtime: { python: '>=3.10' } },
+    });
+    expect(r.logic.mcp).toMatchObject({
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/search',
+      registry_name: 'com.example/search',
+    });
+    expect(r.trust.status).toBe('deprecated');
+    expect(r.action).toMatchObject({ install_cmd: null, execute_cmd: null, requires: { network: true } });
+    // Imported by name, the same server converges on the same contract: nothing changes.
+    fake.set(`/v0.1/servers/${encodeURIComponent(weather.name)}/versions/latest`, { server: weather, _meta: meta() });
+    const again = summaryOf(await run(['--from', 'mcp-registry', weather.name]));
+    expect(again.unchanged).toEqual(['npm-acme-mcp-weather-v1']);
+  });
+});
