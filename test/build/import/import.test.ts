@@ -303,6 +303,40 @@ describe('npm run import --from npm', () => {
   });
 });
 
+describe('npm run import --from pypi and --from github', () => {
+  const FIX = path.resolve(import.meta.dirname, '../../fixtures/upstreams');
+  beforeAll(async () => {
+    const tiny = JSON.parse(await fsp.readFile(path.join(FIX, 'pypi-tinycache.json'), 'utf8'));
+    tiny.info.requires_python = '>=3.9, <4';
+    tiny.info.classifiers.push('Development Status :: 7 - Inactive');
+    fake.set('/pypi/tinycache/json', tiny);
+    fake.set(
+      '/repos/acme/widget-cli',
+      JSON.parse(await fsp.readFile(path.join(FIX, 'github-widget-cli.json'), 'utf8')),
+    );
+    const readme = await fsp.readFile(path.join(FIX, 'github-widget-cli-readme.md'));
+    fake.set('/repos/acme/widget-cli/readme', { encoding: 'base64', content: readme.toString('base64') });
+    fake.set('/repos/acme/widget-cli/releases/latest', { tag_name: 'v2.1.0' });
+  });
+
+  it('imports a PyPI project with its Python minimum and deprecation, and a GitHub repository', async () => {
+    const p = summaryOf(await run(['--from', 'pypi', 'tinycache']));
+    expect(p.new).toEqual(['pypi-tinycache-v1']);
+    const tiny = await contract('pypi-tinycache-v1');
+    expect(validateContract(tiny)).toEqual([]);
+    expect(tiny.identity).toMatchObject({ name: 'TinyCache', version: '1.2.0', license: 'MIT' });
+    expect(tiny.action.requires).toEqual({ runtime: { python: '>=3.9' } });
+    expect(tiny.trust.status).toBe('deprecated');
+    const g = summaryOf(await run(['--from', 'github', 'acme/widget-cli', 'acme/absent']));
+    expect(g.new).toEqual(['github-acme-widget-cli-v1']);
+    expect(g.failed).toEqual([{ key: 'acme/absent', reason: expect.stringMatching(/^GitHub .* has no such entry/) }]);
+    expect((await contract('github-acme-widget-cli-v1')).action).toMatchObject({
+      install_cmd: 'cargo install widget-cli',
+      execute_cmd: 'widget-cli render page.md --out widget.html',
+    });
+  });
+});
+
 describe('npm run import --from mcp-registry', () => {
   const weather = {
     name: 'io.github.acme/weather',
