@@ -4,7 +4,7 @@
 // failed: the summary lists them), 1 when it could not run (listing failed), 2 on a usage error.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCatalogStore } from '../catalog/catalog-store.ts';
+import { catalogStoreFor } from '../catalog/catalog-store.ts';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_RETRY } from '../import/cached-fetch.ts';
 import { runImport } from '../import/run-import.ts';
@@ -33,6 +33,8 @@ the first N servers of the MCP registry's list.
   --cache DIR         conditional-request cache (default DATA_DIR/import-cache)
   --state FILE        resume file (default DATA_DIR/import-<source>.state)
   --json              print the summary as JSON on stdout
+Contracts are written through the catalog store (the Redis overlay under STORAGE_URL); a running server serves
+them after its next rebuild (npm run build, or a restart).
 Progress goes to stderr: a bar on a terminal, one line per item otherwise.
 Exit 0 when the run finished (failed items are listed), 1 when it could not run, 2 on a usage error.
 `);
@@ -100,7 +102,15 @@ const cfg = {
   timeoutMs,
 };
 const catalogDir = v.catalog ? path.resolve(v.catalog) : config.catalogDir;
-const store = createCatalogStore({ dir: catalogDir, label: path.relative(process.cwd(), catalogDir) || 'catalog' });
+// Under STORAGE_URL=redis:// the writes go to the overlay the servers read, and are announced to them.
+const store = catalogStoreFor(
+  { catalogDir, storageUrl: config.storageUrl },
+  { label: path.relative(process.cwd(), catalogDir) || 'catalog' },
+);
+process.once('SIGINT', () => {
+  console.error(`\nimport ${from} interrupted: run the same command again to resume`);
+  process.exit(130);
+});
 const queue = openVerifyQueue(config.dataDir);
 
 try {

@@ -2,7 +2,8 @@
 // run needs on top. Conditional requests: an answer with an ETag or Last-Modified is kept on disk (one file
 // per URL under the cache folder) and the next run sends If-None-Match / If-Modified-Since, so a 304 costs no
 // body and the cached JSON is used. Retries: 429 and 5xx answers and network failures are tried again with
-// exponential backoff and full jitter, waiting at least what Retry-After asks (seconds or an HTTP date).
+// exponential backoff and full jitter, waiting at least what Retry-After asks (seconds or an HTTP date); while
+// a host has asked to wait, no request goes to it.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +63,9 @@ export function createCachedFetch(
   policy: RetryPolicy = DEFAULT_RETRY,
 ): { fetchJson: JsonFetch; stats: FetchStats } {
   const stats: FetchStats = { requests: 0, notModified: 0, retries: 0 };
+  // A Retry-After speaks for the host, not one request: every request to it waits, not only the refused one.
+  const pausedUntil = new Map<string, number>();
+  const hostOf = (url: string) => new URL(url).host;
   const fileOf = (url: string) => path.join(cacheDir, `${createHash('sha256').update(url).digest('hex')}.json`);
 
   const readEntry = async (url: string): Promise<CacheEntry | null> => {
@@ -90,6 +94,8 @@ export function createCachedFetch(
     for (let attempt = 0; attempt <= policy.retries; attempt++) {
       attempts++;
       if (attempt > 0) stats.retries++;
+      const pause = (pausedUntil.get(hostOf(url)) ?? 0) - Date.now();
+      if (pause > 0) await sleep(pause);
       stats.requests++;
       let wait: number | null = null;
       try {
@@ -119,6 +125,7 @@ export function createCachedFetch(
         }
         wait = retryAfterMs(res.headers['retry-after']);
         if (wait !== null && wait > policy.maxRetryAfterMs) break;
+        if (wait !== null) pausedUntil.set(hostOf(url), Math.max(pausedUntil.get(hostOf(url)) ?? 0, Date.now() + wait));
       } catch (error) {
         // Too large never gets smaller, and a 404 is an answer; the rest (network, timeout) may pass.
         if (!(error instanceof UpstreamError) || error.tooLarge || error.status === 404) throw error;
