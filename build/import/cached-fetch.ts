@@ -127,8 +127,10 @@ export function createCachedFetch(
         if (wait !== null && wait > policy.maxRetryAfterMs) break;
         if (wait !== null) pausedUntil.set(hostOf(url), Math.max(pausedUntil.get(hostOf(url)) ?? 0, Date.now() + wait));
       } catch (error) {
-        // Too large never gets smaller, and a 404 is an answer; the rest (network, timeout) may pass.
+        // Too large never gets smaller, a 404 is an answer, and a name that does not resolve or an address we
+        // refuse stays so; the rest (reset, refused, timeout) may pass.
         if (!(error instanceof UpstreamError) || error.tooLarge || error.status === 404) throw error;
+        if (error.code === 'ENOTFOUND' || error.code === 'EPRIVATE') throw error;
         failure = error;
       }
       if (attempt < policy.retries) await sleep(Math.max(wait ?? 0, backoffMs(attempt, policy)));

@@ -8,11 +8,18 @@ export class UpstreamError extends Error {
   readonly tooLarge: boolean;
   /** The upstream's HTTP status when it answered one (the importer retries 429 and 5xx). */
   readonly httpStatus: number | undefined;
-  constructor(status: 404 | 502, message: string, options: { tooLarge?: boolean; httpStatus?: number } = {}) {
+  /** The network error code when no answer came (ENOTFOUND, ECONNRESET, ETIMEDOUT, EPRIVATE …). */
+  readonly code: string | undefined;
+  constructor(
+    status: 404 | 502,
+    message: string,
+    options: { tooLarge?: boolean; httpStatus?: number; code?: string } = {},
+  ) {
     super(message);
     this.status = status;
     this.problem = status === 404 ? 'not_found' : 'upstream';
     this.tooLarge = options.tooLarge ?? false;
     this.httpStatus = options.httpStatus;
+    this.code = options.code;
   }
 }

@@ -210,9 +210,12 @@ export async function fetchUpstream(
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ETOOLARGE')
         throw new UpstreamError(502, UPSTREAM.tooLarge(name, cfg.maxBytes / 1024 / 1024), { tooLarge: true });
-      if (code === 'EPRIVATE') throw new UpstreamError(502, UPSTREAM.notPublic(name, url.host));
-      if (code === 'ETIMEDOUT') throw new UpstreamError(502, UPSTREAM.timeout(name, url.host, cfg.timeoutMs / 1000));
-      throw new UpstreamError(502, UPSTREAM.unreachable(name, url.host, code ?? 'network error'));
+      if (code === 'EPRIVATE') throw new UpstreamError(502, UPSTREAM.notPublic(name, url.host), { code });
+      if (code === 'ETIMEDOUT')
+        throw new UpstreamError(502, UPSTREAM.timeout(name, url.host, cfg.timeoutMs / 1000), { code });
+      throw new UpstreamError(502, UPSTREAM.unreachable(name, url.host, code ?? 'network error'), {
+        ...(code ? { code } : {}),
+      });
     }
     if (res.status >= 300 && res.status < 400 && res.status !== 304 && res.location) {
       const next = new URL(res.location, url);

@@ -163,7 +163,7 @@ describe('npm run import --from npm', () => {
     for (const r of packuments) expect(r.headers['if-none-match']).toMatch(/^"[0-9a-f]+"$/);
     expect(s.fetch.notModified).toBe(3); // two packuments and alpha's downloads figure
     expect(await createFileVerifyQueue(dataDir).pending()).toHaveLength(2);
-  });
+  }, 180_000);
 
   it('keeps hand-written task, tags and commands on update; --overwrite replaces them', async () => {
     summaryOf(await run(['--from', 'npm', 'alpha-cli']));
@@ -199,7 +199,7 @@ describe('npm run import --from npm', () => {
     const replaced = await contract('npm-alpha-cli-v1');
     expect(replaced.identity).toMatchObject({ task: 'Turns CSV and TSV files into charts', tags: ['csv'] });
     expect(replaced.action.execute_cmd).toBe('npx alpha-cli');
-  });
+  }, 180_000);
 
   it('waits as Retry-After asks after a 429, then succeeds', async () => {
     fake.set(npmPath('gamma-lib'), packument('gamma-lib', '3.0.0', { description: 'Gamma' }));
@@ -215,7 +215,20 @@ describe('npm run import --from npm', () => {
   it('reports a 500 that outlasts the retries as failed with the reason, and imports the rest', async () => {
     fake.fail(npmPath('delta-lib'), { status: 500, body: { error: 'down' } });
     const s = summaryOf(
-      await run(['--from', 'npm', 'delta-lib', 'alpha-cli', 'Not A Name', '--retries', '2', '--retry-base-ms', '5']),
+      await run([
+        '--from',
+        'npm',
+        'delta-lib',
+        'alpha-cli',
+        'Not A Name',
+        '--retries',
+        '2',
+        '--retry-base-ms',
+        '5',
+        // A host that does not resolve is not retried; popularity stays unknown and the import goes on.
+        '--downloads-url',
+        'http://downloads.invalid',
+      ]),
     );
     expect(s.new).toEqual(['npm-alpha-cli-v1']);
     expect([...s.failed].sort((a, b) => (a.key < b.key ? -1 : 1))).toEqual([
@@ -226,6 +239,8 @@ describe('npm run import --from npm', () => {
       },
     ]);
     expect(fake.hits('/delta-lib')).toHaveLength(3);
+    expect(s.fetch.retries).toBe(2);
+    expect((await contract('npm-alpha-cli-v1')).trust.popularity).toBeUndefined();
     await expect(fsp.stat(path.join(catalog, 'tools', 'npm-delta-lib-v1.json'))).rejects.toThrow();
   });
 
@@ -300,7 +315,7 @@ describe('npm run import --from npm', () => {
     const help = await runTs(CLI, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm run import/);
-  });
+  }, 180_000);
 });
 
 describe('npm run import --from pypi and --from github', () => {
@@ -334,7 +349,7 @@ describe('npm run import --from pypi and --from github', () => {
       install_cmd: 'cargo install widget-cli',
       execute_cmd: 'widget-cli render page.md --out widget.html',
     });
-  });
+  }, 180_000);
 });
 
 describe('npm run import --from mcp-registry', () => {
@@ -462,5 +477,5 @@ describe('npm run import --from mcp-registry', () => {
     fake.set(`/v0.1/servers/${encodeURIComponent(weather.name)}/versions/latest`, { server: weather, _meta: meta() });
     const again = summaryOf(await run(['--from', 'mcp-registry', weather.name]));
     expect(again.unchanged).toEqual(['npm-acme-mcp-weather-v1']);
-  });
+  }, 180_000);
 });
