@@ -107,24 +107,10 @@ export const CONTRIBUTE = {
 
 export const TRANSLATE = {
   unsupportedUrl:
-    'Unsupported URL: give a GitHub repository, a PyPI project, an npm package, or a contract URL ' +
-    '(/api/v1/tools/<aid>) on an allowed peer catalog',
+    'Unsupported URL: give a GitHub repository, a PyPI project, an npm package, an MCP registry server ' +
+    '(/v0.1/servers/<name>/versions/<version|latest>), or a contract URL (/api/v1/tools/<aid>) on an allowed peer catalog',
   notAContract: (kind: string, reason: string) =>
     `the ${kind} source does not make a valid contract: ${clip(reason, 300)}`,
-  peerNotAContract: (host: string) => `peer catalog (${host}) did not answer a contract`,
-} as const;
-
-/** What an upstream (registry, GitHub, a peer catalog, a definition host) did wrong; `name` says which. */
-export const UPSTREAM = {
-  tooLarge: (name: string, mb: number) => `${name} answered more than ${mb} MB`,
-  notPublic: (name: string, host: string) => `${name} (${host}) refused: not a public address`,
-  timeout: (name: string, host: string, s: number) => `${name} (${host}) did not answer within ${s} s`,
-  unreachable: (name: string, host: string, code: string) => `${name} (${host}) is unreachable (${code})`,
-  redirectedAway: (name: string, host: string) => `${name} (${host}) redirected elsewhere; not followed`,
-  noSuchEntry: (name: string, host: string, path: string, status: number) =>
-    `${name} (${host}) has no such entry: ${clip(path, 200)} answered ${status}`,
-  badStatus: (name: string, host: string, status: number) => `${name} (${host}) answered ${status}`,
-  notJson: (name: string, host: string) => `${name} (${host}) answered something that is not JSON`,
 } as const;
 
 export const MCP = {

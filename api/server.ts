@@ -115,13 +115,17 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const group = scaleOut(store, () => ctx, timedBuild);
   const rebuild = createRebuildScheduler({ run: group.run });
   if (config.adminSecret) builder.warm();
+  const apis = await loadApiCatalog(store);
   const ctx: AppContext = {
     config,
     store,
     snapshot,
     startedAt: new Date(),
-    toolSearch: timedSearch(createToolSearch(snapshot, { expansions: builtExpansions(config.distDir) }), metrics),
-    apis: await loadApiCatalog(store),
+    toolSearch: timedSearch(
+      createToolSearch(snapshot, { expansions: builtExpansions(config.distDir), apis: [...apis.byName.values()] }),
+      metrics,
+    ),
+    apis,
     telemetry,
     reviewQueue: runtime.reviewQueue,
     telemetryLimiter: runtime.rateLimiter,

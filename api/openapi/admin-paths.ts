@@ -278,7 +278,7 @@ export const adminPaths = {
   '/api/v1/translate': {
     post: admin(
       'translate',
-      'Build a contract from a GitHub repository, PyPI project, npm package or a peer catalog contract URL, and store it',
+      'Build a contract from a GitHub repository, PyPI project, npm package, MCP registry server or a peer catalog contract URL, and store it',
       {
         200: json(ref('TranslateResult'), 'Stored'),
         404: error('The upstream has no such repository, project, package or contract'),

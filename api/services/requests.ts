@@ -48,7 +48,7 @@ export const TranslateRequest = Type.Object(
       minLength: 1,
       maxLength: 2000,
       description:
-        'A GitHub repository, PyPI project or npm package page, or .../api/v1/tools/<aid> on an allowed peer catalog.',
+        'A GitHub repository, PyPI project or npm package page, an MCP registry server (.../v0.1/servers/<name>/versions/<version|latest>), or .../api/v1/tools/<aid> on an allowed peer catalog.',
     }),
   },
   { additionalProperties: false, title: 'TranslateRequest' },
