@@ -90,16 +90,23 @@ export async function runImport(o: ImportOptions): Promise<ImportSummary> {
       const reason = `not a valid contract: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`;
       return { key, outcome: 'failed', aid, reason: reason.slice(0, 500) };
     }
-    if (existing && sameContract(next, existing)) return { key, outcome: 'unchanged', aid };
-    // Queued before the write: a kill between the two leaves a job for a contract that is about to change,
-    // never a changed contract nobody verifies.
-    const { queued: added } = await o.queue.enqueue([aid], 'import');
-    queued += added;
+    if (existing && sameContract(next, existing)) {
+      // Never verified (a kill between an earlier run's write and its enqueue, or a worker that never ran):
+      // queue it again; a job already waiting is not queued twice.
+      if (!existing.record?.verification) {
+        const { queued: added } = await o.queue.enqueue([aid], 'import');
+        queued += added; // read after the await: `queued += await …` would lose a concurrent item's count
+      }
+      return { key, outcome: 'unchanged', aid };
+    }
     try {
       await o.store.write('tools', aid, next);
     } catch (error) {
       return { key, outcome: 'failed', aid, reason: `could not write: ${reasonOf(error)}` };
     }
+    // Queued after the write, so a worker that starts at once verifies the new contract, not the old one.
+    const { queued: added } = await o.queue.enqueue([aid], 'import');
+    queued += added;
     known.byAid.set(aid, next);
     return { key, outcome: existing ? 'updated' : 'new', aid };
   };
