@@ -252,6 +252,22 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
     check('ServerList', dead.body);
   });
 
+  it('our own /openapi.json documents the three paths, and live answers match its schemas too', async () => {
+    const doc = (await s.json('/openapi.json')).body;
+    for (const p of [
+      '/v0.1/servers',
+      '/v0.1/servers/{serverName}/versions',
+      '/v0.1/servers/{serverName}/versions/{version}',
+    ])
+      expect(doc.paths[p]?.get, p).toBeDefined();
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'https://catalog.test/openapi', components: doc.components });
+    const validate = ajv.getSchema('https://catalog.test/openapi#/components/schemas/RegistryServerList');
+    const body = (await s.json('/v0.1/servers?limit=100&include_deleted=true')).body;
+    expect(validate?.(body) ? [] : validate?.errors).toEqual([]);
+  });
+
   it('bad cursor, limit, version, updated_since or include_deleted: 400 with a detail that says what to send', async () => {
     const cases: [string, RegExp][] = [
       ['limit=0', /limit/],
@@ -277,6 +293,7 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
     }
     const res = await s.json('/v0.1/servers/io.modelcontextprotocol%2Ffilesystem/versions?include_deleted=perhaps');
     expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: expect.stringMatching(/include_deleted/) });
     expect((await s.fetch('/v0.1/servers', { method: 'POST' })).status).toBe(405);
   });
 });
