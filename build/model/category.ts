@@ -10,81 +10,65 @@ export interface Category {
   words: readonly string[];
 }
 
+const words = (list: string) => list.split(' ');
+
 /** In the order ties are broken and sections are shown: the more specific needs before the broad ones. */
 export const CATEGORIES: readonly Category[] = [
   {
     id: 'documents',
     label: 'Documents',
-    words: ['pdf', 'docx', 'word', 'xlsx', 'excel', 'spreadsheet', 'powerpoint', 'pptx', 'document', 'ocr', 'epub'],
+    words: words('pdf docx word xlsx excel spreadsheet powerpoint pptx document ocr epub'),
   },
   {
     id: 'media',
     label: 'Images, audio and video',
-    words: ['image', 'photo', 'video', 'audio', 'ffmpeg', 'svg', 'png', 'jpeg', 'gif', 'qr', 'chart', 'plot'],
+    words: words('image photo video audio ffmpeg svg png jpeg gif qr chart plot'),
   },
   {
     id: 'messaging',
     label: 'Email and messaging',
-    words: [
-      'email',
-      'mail',
-      'smtp',
-      'imap',
-      'slack',
-      'telegram',
-      'discord',
-      'sms',
-      'twilio',
-      'notification',
-      'whatsapp',
-    ],
+    words: words('email mail smtp imap slack telegram discord sms twilio notification whatsapp'),
   },
   {
     id: 'ai',
     label: 'AI and machine learning',
-    words: ['llm', 'openai', 'anthropic', 'embedding', 'ml', 'neural', 'transformer', 'langchain', 'rag', 'inference'],
+    words: words('llm openai anthropic embedding ml learning neural transformer langchain rag inference agent'),
   },
   {
     id: 'web',
     label: 'Web, HTTP and scraping',
-    words: ['http', 'html', 'scrape', 'scraping', 'crawl', 'crawler', 'browser', 'url', 'web', 'website', 'graphql'],
+    words: words('http html scrape scraping crawl crawler browser url web website graphql websocket api request'),
   },
   {
     id: 'data',
-    label: 'Data formats and databases',
-    words: ['csv', 'json', 'yaml', 'xml', 'parquet', 'sql', 'database', 'dataframe', 'sqlite', 'postgres', 'redis'],
+    label: 'Data, files and databases',
+    words: words(
+      'csv json yaml xml parquet sql database dataframe sqlite postgres redis cache zip gzip tar archive ' +
+        'compression validation math numeric statistic',
+    ),
   },
   {
     id: 'cloud',
     label: 'Cloud services and storage',
-    words: ['aws', 's3', 'azure', 'gcp', 'cloud', 'storage', 'drive', 'notion', 'stripe', 'payment', 'bucket'],
+    words: words('aws s3 azure gcp cloud storage drive notion stripe payment bucket'),
   },
   {
     id: 'security',
     label: 'Security and cryptography',
-    words: ['crypto', 'encrypt', 'encryption', 'hash', 'jwt', 'password', 'oauth', 'signature', 'tls', 'security'],
+    words: words('crypto cryptography encrypt encryption hash jwt password oauth signature tls certificate security'),
   },
   {
     id: 'devops',
     label: 'Developer tools and DevOps',
-    words: [
-      'docker',
-      'kubernetes',
-      'git',
-      'github',
-      'deploy',
-      'lint',
-      'linter',
-      'test',
-      'bundler',
-      'typescript',
-      'cli',
-    ],
+    words: words(
+      'docker kubernetes git github deploy lint linter test bundler typescript cli build package formatter ' +
+        'logging log cron scheduling queue job process ssh config',
+    ),
   },
   {
     id: 'text',
     label: 'Text and dates',
-    words: ['text', 'string', 'markdown', 'translate', 'nlp', 'regex', 'diff', 'slug', 'date', 'time', 'language'],
+    words: words('text string markdown translate nlp regex regular diff slug date time language unicode charset'),
   },
 ];
 export const OTHER_CATEGORY: Category = { id: 'other', label: 'Other tools', words: [] };
