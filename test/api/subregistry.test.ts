@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../build/model/contract.ts';
 import { OFFICIAL_META_KEY, SUBREGISTRY_META_KEY } from '../../api/services/mcp-server-json.ts';
 import { BASE_URL, startTestServer, type TestServer } from '../helpers/server.ts';
+import { type AdminServer, startAdminServer } from './admin-helpers.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/mcp-servers');
 const OFFICIAL_OPENAPI = path.resolve(import.meta.dirname, '../fixtures/mcp-registry/openapi.yaml');
@@ -295,5 +296,47 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ detail: expect.stringMatching(/include_deleted/) });
     expect((await s.fetch('/v0.1/servers', { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('MCP subregistry pages while the catalog changes', () => {
+  let s: AdminServer;
+  beforeAll(async () => {
+    s = await startAdminServer({ apis: false, extraTools: Array.from({ length: 20 }, (_, i) => generated(i)) });
+  });
+  afterAll(() => s?.cleanup());
+
+  it('a walk with nextCursor never repeats or skips an entry when writes land between pages', async () => {
+    const first = await s.json('/v0.1/servers?limit=5');
+    const seen: string[] = first.body.servers.map((e: { server: { name: string } }) => e.server.name);
+    // A server sorting before the cursor, one after it, and a new version of one already seen.
+    const before = {
+      ...generated(90),
+      identity: { ...generated(90).identity, aid: 'npm-aaa-new-v1', name: 'aaa-new' },
+    };
+    const after = { ...generated(91), identity: { ...generated(91).identity, aid: 'npm-zzz-new-v1', name: 'zzz-new' } };
+    const changed = generated(0);
+    changed.logic.mcp = {
+      ...(changed.logic.mcp as NonNullable<ToolContract['logic']['mcp']>),
+      tools_read_at: '2026-11-25T00:00:00Z',
+    };
+    for (const c of [before, after, changed]) expect((await s.admin('POST', '/api/v1/ingest', c)).status).toBe(200);
+    let cursor: string | undefined = first.body.metadata.nextCursor;
+    while (cursor) {
+      const page = await s.json(`/v0.1/servers?limit=5&cursor=${encodeURIComponent(cursor)}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.servers.map((e: { server: { name: string } }) => e.server.name));
+      cursor = page.body.metadata.nextCursor;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toContain('com.npmjs/zzz-new'); // after the cursor: reached
+    expect(seen).not.toContain('com.npmjs/aaa-new'); // before it: a later sync finds it with updated_since
+    expect(seen.filter((n) => n.startsWith('com.npmjs/gen-mcp-'))).toHaveLength(20);
+    // The write is visible at once, and updated_since finds the changed entry.
+    const recent = await s.json('/v0.1/servers?updated_since=2026-11-24T00:00:00Z');
+    expect(recent.body.servers.map((e: { server: { name: string } }) => e.server.name)).toEqual([
+      'com.npmjs/gen-mcp-00',
+    ]);
+    expect((await s.json('/v0.1/servers?search=aaa-new')).body.metadata.count).toBe(1);
   });
 });
