@@ -16,6 +16,10 @@ const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/mcp-servers');
 const OFFICIAL_OPENAPI = path.resolve(import.meta.dirname, '../fixtures/mcp-registry/openapi.yaml');
 const GENERATED = 45;
 
+/** One answered entry: validated against the official schema first, then read field by field. */
+// biome-ignore lint/suspicious/noExplicitAny: the shape is the official ServerResponse, checked by ajv on every answer
+type Entry = { server: any; _meta: any };
+
 /** Plain npm MCP servers, enough to need several pages; dated long before the fixtures. */
 function generated(i: number): ToolContract {
   const n = String(i).padStart(2, '0');
@@ -74,9 +78,9 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
     const res = await s.json(`/v0.1/servers${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     check('ServerList', res.body);
-    return res.body as { servers: any[]; metadata: { nextCursor?: string; count: number } };
+    return res.body as { servers: Entry[]; metadata: { nextCursor?: string; count: number } };
   };
-  const names = (body: { servers: any[] }) => body.servers.map((e) => `${e.server.name}@${e.server.version}`);
+  const names = (body: { servers: Entry[] }) => body.servers.map((e) => `${e.server.name}@${e.server.version}`);
 
   it('answers the official ServerList shape, 30 per page by default, with CORS for browsers', async () => {
     const res = await s.fetch('/v0.1/servers', { headers: { origin: 'https://client.example' } });
@@ -186,7 +190,11 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
 
   it('carries our evidence and tool list under our _meta key, beside the official status', async () => {
     const { servers } = await list('?limit=100');
-    const entry = (name: string) => servers.find((e) => e.server.name === name);
+    const entry = (name: string): Entry => {
+      const found = servers.find((e) => e.server.name === name);
+      if (!found) throw new Error(`no entry ${name}`);
+      return found;
+    };
     const fsMeta = entry('io.modelcontextprotocol/filesystem')._meta;
     expect(fsMeta[OFFICIAL_META_KEY]).toEqual({
       status: 'active',
@@ -202,7 +210,7 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
       tools_read_at: '2026-11-20T10:00:00Z',
       trust: { status: 'active', verification: { status: 'passed', level: 'runs', runtime: 'node 22.23' } },
     });
-    expect(ours.tools.map((t: any) => t.name)).toEqual(['read_file', 'write_file']);
+    expect(ours.tools.map((t: { name: string }) => t.name)).toEqual(['read_file', 'write_file']);
     for (const t of ours.tools) {
       expect(t.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(t.inputSchema.type).toBe('object');
@@ -213,8 +221,8 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
     expect(notes[SUBREGISTRY_META_KEY].trust.status).toBe('review');
     expect(notes[SUBREGISTRY_META_KEY].tools[0].flags[0]).toMatch(/id_rsa/);
     expect(notes[SUBREGISTRY_META_KEY].tool_changes[0].changed[0].name).toBe('add_note');
-    const old = entry('io.modelcontextprotocol/filesystem') && (await list('?version=0.6.2')).servers[0];
-    expect(old._meta[OFFICIAL_META_KEY]).toMatchObject({ status: 'deprecated', isLatest: false });
+    const [old] = (await list('?version=0.6.2')).servers;
+    expect(old?._meta[OFFICIAL_META_KEY]).toMatchObject({ status: 'deprecated', isLatest: false });
     // No dated event, no updatedAt (never a made-up date).
     expect(entry('org.pypi/mcp-server-fetch')._meta[OFFICIAL_META_KEY].updatedAt).toBeUndefined();
   });
