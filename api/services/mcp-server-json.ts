@@ -126,8 +126,10 @@ export function serverJson(c: ToolContract, facts: EntryFacts) {
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
     name: facts.name,
-    title: clipText(c.identity.name, TITLE_MAX),
-    description: clipText(c.identity.task ?? c.identity.name, DESCRIPTION_MAX),
+    title: clipText(c.identity.name, TITLE_MAX) || c.identity.aid,
+    // A task of only spaces cuts to nothing; the official schema wants at least one character.
+    description:
+      clipText(c.identity.task ?? '', DESCRIPTION_MAX) || clipText(c.identity.name, DESCRIPTION_MAX) || c.identity.aid,
     version: facts.version,
     ...(repository ? { repository } : {}),
     websiteUrl: c.action.source_url,
