@@ -6,6 +6,7 @@ import { HTTP } from './messages.ts';
 import type { AppContext } from './context.ts';
 import { adminRoutes } from './routes/admin.ts';
 import { adminApiRoutes } from './routes/admin-apis.ts';
+import { adminVerifyRoutes } from './routes/admin-verify.ts';
 import { cors } from './http/cors.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { contributeRoutes } from './routes/contribute.ts';
@@ -91,6 +92,7 @@ export function createApp(ctx: AppContext): H3 {
   ingestRoutes(app, ctx);
   adminRoutes(app, ctx);
   adminApiRoutes(app, ctx);
+  adminVerifyRoutes(app, ctx);
   translateRoutes(app, ctx);
   contributeRoutes(app, ctx);
   metricsRoutes(app, ctx);

@@ -15,6 +15,7 @@ import type { TelemetryStore } from './state/telemetry/types.ts';
 import type { ToolSearch } from './services/tool-search.ts';
 import type { Logger } from './ops/logger.ts';
 import type { Metrics } from './ops/metrics.ts';
+import type { VerifyQueue } from '../build/verify/queue/types.ts';
 
 export interface AppContext {
   config: Config;
@@ -41,4 +42,6 @@ export interface AppContext {
   /** Structured log lines for what an operator cares about (ingests, rebuilds, accepts, refusals, shutdown). */
   log: Logger;
   metrics: Metrics;
+  /** Where verification jobs go (POST /admin/verify, new contracts); workers run them, never this process. */
+  verifyQueue: VerifyQueue;
 }

@@ -19,6 +19,7 @@ export const VALIDATION = {
   ofType: (types: string) => `Input should be ${types.replace(',', ' or ')}`,
   ofFormat: (format: string) => `Input should be a valid ${format}`,
   atMostItems: (max: number) => `List should have at most ${max} items`,
+  atLeastItems: (min: number) => `List should have at least ${min} item${min === 1 ? '' : 's'}`,
   invalidValue: 'Invalid value',
   jsonDecode: (reason: string) => `JSON decode error: ${clip(reason, 200)}`,
   trendKeywordWords: 'Value error, trend_keyword must be two or more words',
@@ -87,6 +88,17 @@ export const ADMIN = {
     `the definition at ${host} cannot be compiled: ${clip(reason, 300)}`,
 } as const;
 
+/** POST /admin/verify and its tickets. */
+export const VERIFY = {
+  oneSelection: 'Send {"aids": [...]}, or {"all": true} and/or {"platform": "npm"}, not both',
+  noSelection: 'Say what to verify: {"aids": [...]}, {"all": true} or {"platform": "npm"}',
+  unknownAid: (aid: string) => `Tool '${clip(aid, 140)}' not found in catalog`,
+  nothingSelected: (platform: string) => `No tool of platform '${platform}' in the catalog`,
+  ticketNotFound: (ticket: string) =>
+    `Verification ticket '${clip(ticket, 40)}' not found (never issued, or older than a week)`,
+  queueDown: 'The verification queue cannot be reached; nothing was queued, retry later.',
+} as const;
+
 export const CONTRIBUTE = {
   shape: 'Send {"contract": {...}} or {"aid", "field", "value"}',
   unknownAid: (aid: string) => `Tool '${aid}' is not in the catalog; propose a whole contract instead`,
@@ -95,24 +107,10 @@ export const CONTRIBUTE = {
 
 export const TRANSLATE = {
   unsupportedUrl:
-    'Unsupported URL: give a GitHub repository, a PyPI project, an npm package, or a contract URL ' +
-    '(/api/v1/tools/<aid>) on an allowed peer catalog',
+    'Unsupported URL: give a GitHub repository, a PyPI project, an npm package, an MCP registry server ' +
+    '(/v0.1/servers/<name>/versions/<version|latest>), or a contract URL (/api/v1/tools/<aid>) on an allowed peer catalog',
   notAContract: (kind: string, reason: string) =>
     `the ${kind} source does not make a valid contract: ${clip(reason, 300)}`,
-  peerNotAContract: (host: string) => `peer catalog (${host}) did not answer a contract`,
-} as const;
-
-/** What an upstream (registry, GitHub, a peer catalog, a definition host) did wrong; `name` says which. */
-export const UPSTREAM = {
-  tooLarge: (name: string, mb: number) => `${name} answered more than ${mb} MB`,
-  notPublic: (name: string, host: string) => `${name} (${host}) refused: not a public address`,
-  timeout: (name: string, host: string, s: number) => `${name} (${host}) did not answer within ${s} s`,
-  unreachable: (name: string, host: string, code: string) => `${name} (${host}) is unreachable (${code})`,
-  redirectedAway: (name: string, host: string) => `${name} (${host}) redirected elsewhere; not followed`,
-  noSuchEntry: (name: string, host: string, path: string, status: number) =>
-    `${name} (${host}) has no such entry: ${clip(path, 200)} answered ${status}`,
-  badStatus: (name: string, host: string, status: number) => `${name} (${host}) answered ${status}`,
-  notJson: (name: string, host: string) => `${name} (${host}) answered something that is not JSON`,
 } as const;
 
 export const MCP = {

@@ -19,6 +19,7 @@ import { builtExpansions, createToolSearch, type ToolSearch } from './services/t
 import { createLogger, type Logger } from './ops/logger.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { observeRequest } from './ops/request-observer.ts';
+import { openVerifyQueue } from '../build/verify/queue/open.ts';
 
 export interface RunningServer {
   url: string;
@@ -114,13 +115,17 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const group = scaleOut(store, () => ctx, timedBuild);
   const rebuild = createRebuildScheduler({ run: group.run });
   if (config.adminSecret) builder.warm();
+  const apis = await loadApiCatalog(store);
   const ctx: AppContext = {
     config,
     store,
     snapshot,
     startedAt: new Date(),
-    toolSearch: timedSearch(createToolSearch(snapshot, { expansions: builtExpansions(config.distDir) }), metrics),
-    apis: await loadApiCatalog(store),
+    toolSearch: timedSearch(
+      createToolSearch(snapshot, { expansions: builtExpansions(config.distDir), apis: [...apis.byName.values()] }),
+      metrics,
+    ),
+    apis,
     telemetry,
     reviewQueue: runtime.reviewQueue,
     telemetryLimiter: runtime.rateLimiter,
@@ -131,6 +136,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     contributeLimiter: contributionLimiter(runtime.createLimiter),
     log,
     metrics,
+    verifyQueue: openVerifyQueue(config),
   };
   // Writes whose rebuild was cut short by a crash or stop: let the static site catch up, in the background.
   await group.start(rebuild, staleAids(config.catalogDir, config.distDir));
@@ -163,6 +169,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     await group.close();
     await rebuild.close();
     await store.storage.dispose();
+    await ctx.verifyQueue.close();
     await runtime.close();
     throw error;
   }
@@ -180,6 +187,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       await rebuild.close();
       await builder.close();
       await store.storage.dispose();
+      await ctx.verifyQueue.close();
       // After the last request: every acknowledged event is already durable; this releases files and connections.
       await runtime.close();
     },

@@ -4,7 +4,7 @@ import type { H3Event } from 'h3';
 import { VALIDATION } from '../messages.ts';
 import { invalid } from '../services/errors.ts';
 import { Q_MAX } from '../services/requests.ts';
-import { cleanText } from '../services/tax-payload.ts';
+import { cleanText } from '../../build/model/clean-text.ts';
 
 const last = (event: H3Event, name: string): string | undefined => event.url.searchParams.getAll(name).at(-1);
 

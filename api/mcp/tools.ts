@@ -8,7 +8,8 @@ import { serviceSearch } from '../services/api-search.ts';
 import { manifestByName } from '../services/apis.ts';
 import { operationById, operationList } from '../services/operations.ts';
 import { type Caller, lookUp, taxGate, telemetryOf, toolByAid, toolList, trendingList } from '../services/tools.ts';
-import { cleanText, TaxPayload } from '../services/tax-payload.ts';
+import { cleanText } from '../../build/model/clean-text.ts';
+import { TaxPayload } from '../services/tax-payload.ts';
 import { inputSchemas, MCP_LIST_LIMIT, outputSchemas } from './schemas.ts';
 
 type Args = Record<string, unknown>;

@@ -8,6 +8,7 @@ import {
   ContributionRequest,
   TranslateRequest,
   UpdateTrustRequest,
+  VerifyRequest,
 } from '../services/requests.ts';
 
 type Json = Record<string, unknown>;
@@ -131,6 +132,53 @@ export const adminComponentSchemas: Record<string, object> = {
       },
     ],
   },
+  VerifyRequest,
+  VerifyQueued: {
+    type: 'object',
+    required: ['status', 'ticket', 'aids', 'queued', 'status_url'],
+    properties: {
+      status: { const: 'queued' },
+      ticket: str,
+      aids: { ...int, description: 'Tools the ticket follows.' },
+      queued: { ...int, description: 'New jobs; the other aids were already waiting and share their job.' },
+      status_url: str,
+    },
+  },
+  VerifyTicket: {
+    type: 'object',
+    required: ['ticket', 'reason', 'created_at', 'state', 'counts', 'jobs'],
+    properties: {
+      ticket: str,
+      reason: { enum: ['import', 'ingest', 'accept', 'admin', 'schedule'] },
+      created_at: { type: 'string', format: 'date-time' },
+      state: { enum: ['queued', 'running', 'done'] },
+      counts: { type: 'object', additionalProperties: int },
+      jobs: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['aid', 'state', 'attempts'],
+          properties: {
+            aid: str,
+            state: { enum: ['queued', 'running', 'done', 'failed', 'unknown'] },
+            attempts: int,
+            outcome: {
+              type: 'object',
+              required: ['status', 'reason', 'checked_at'],
+              properties: {
+                status: { enum: ['passed', 'failed', 'unverifiable'] },
+                level: { enum: ['runs', 'loads'] },
+                reason: str,
+                checked_at: { type: 'string', format: 'date-time' },
+                write_error: str,
+              },
+            },
+            error: str,
+          },
+        },
+      },
+    },
+  },
   RebuildStatus: {
     type: 'object',
     required: ['running', 'queued', 'builds', 'failures'],
@@ -172,7 +220,48 @@ const idParam = {
   ],
 };
 
+const ticketParam = {
+  parameters: [
+    {
+      name: 'ticket',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: '^[a-z0-9]{6,16}-[a-f0-9]{8}$' },
+      description: 'The ticket POST …/verify answered.',
+    },
+  ],
+};
+
+/** POST /api/v1/admin/verify and its ticket; `/admin/verify` is the same beside the other admin routes. */
+function verifyPaths(base: string, suffix: string) {
+  return {
+    [base]: {
+      post: admin(
+        `verify${suffix}`,
+        'Queue tools for verification in the sandbox (run by npm run verify:worker processes, never by the server)',
+        {
+          202: json(ref('VerifyQueued'), 'Queued; follow the ticket'),
+          413: error('Body over 1.5 MB'),
+          415: error('Body is not JSON'),
+          422: invalid,
+        },
+        body('VerifyRequest', '1.5 MB'),
+      ),
+    },
+    [`${base}/{ticket}`]: {
+      get: admin(
+        `verifyTicket${suffix}`,
+        'Progress of a verification ticket: each aid queued, running, done (with its outcome) or failed',
+        { 200: json(ref('VerifyTicket'), 'Status'), 404: error('No such ticket (or older than a week)') },
+        ticketParam,
+      ),
+    },
+  };
+}
+
 export const adminPaths = {
+  ...verifyPaths('/api/v1/admin/verify', ''),
+  ...verifyPaths('/admin/verify', 'Admin'),
   '/api/v1/ingest': {
     post: admin(
       'ingest',
@@ -189,7 +278,7 @@ export const adminPaths = {
   '/api/v1/translate': {
     post: admin(
       'translate',
-      'Build a contract from a GitHub repository, PyPI project, npm package or a peer catalog contract URL, and store it',
+      'Build a contract from a GitHub repository, PyPI project, npm package, MCP registry server or a peer catalog contract URL, and store it',
       {
         200: json(ref('TranslateResult'), 'Stored'),
         404: error('The upstream has no such repository, project, package or contract'),

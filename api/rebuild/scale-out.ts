@@ -1,8 +1,10 @@
 // Wires one API process into a group of processes sharing one Redis (STORAGE_URL=redis://) and one dist/:
 // change notices keep its in-memory catalog current (catalog-sync.ts) and its rebuilds go through the
-// shared rebuild lock (rebuild-shared.ts). Without the Redis overlay the process builds alone, as before.
+// shared rebuild lock (rebuild-shared.ts). Without the Redis overlay the process builds alone and watches the
+// catalog files for writes of other processes on the machine (catalog-watch.ts: a verification worker).
 import type { CatalogStore } from '../../build/catalog/catalog-store.ts';
 import { type ChangeFollower, followChanges, reloadRecords } from '../writes/catalog-sync.ts';
+import { watchCatalogFiles } from '../writes/catalog-watch.ts';
 import type { AppContext } from '../context.ts';
 import type { RebuildScheduler, RunResult } from './scheduler.ts';
 import { lockTtlMs, type SharedRebuild, sharedRebuild } from './shared.ts';
@@ -22,9 +24,12 @@ export function scaleOut(
 ): ScaleOut {
   const overlay = store.overlay;
   if (!overlay) {
+    // Files only: other processes on this machine (a verification worker) write the files; watch them.
+    let watcher: ChangeFollower | null = null;
     return {
       run: build,
       async start(rebuild, stale) {
+        watcher = watchCatalogFiles(ctx, ctx().config.catalogDir, (aids) => rebuild.request(aids));
         stale.then(
           (aids) => {
             if (aids.length) rebuild.request(aids);
@@ -32,7 +37,9 @@ export function scaleOut(
           () => undefined,
         );
       },
-      close: async () => undefined,
+      close: async () => {
+        await watcher?.close();
+      },
     };
   }
   let rebuild: RebuildScheduler | null = null;

@@ -9,7 +9,7 @@ import { type CompileBody, compileAndStore, definitionHosts } from '../services/
 import { invalid } from '../services/errors.ts';
 import { API_INGEST_LIMIT, COMPILE_BODY_LIMIT, CompileApiRequest } from '../services/requests.ts';
 import { bodyChecker } from '../services/validation.ts';
-import { upstreamConfig } from '../translate/upstream-fetch.ts';
+import { upstreamConfig } from '../../build/translate/upstream-fetch.ts';
 import { putApi, type ApiWriteResult } from '../writes/api-writes.ts';
 import { VALIDATION } from '../messages.ts';
 

@@ -6,6 +6,7 @@ import { readJsonBody } from '../http/body.ts';
 import { VALIDATION } from '../messages.ts';
 import { invalid } from '../services/errors.ts';
 import { INGEST_BODY_LIMIT } from '../services/requests.ts';
+import { queueWritten } from '../services/verify.ts';
 import { putContract } from '../writes/catalog-writes.ts';
 
 /** The body of ingest: the contract itself, or wrapped as {"contract": {...}} (IngestRequest). */
@@ -24,6 +25,7 @@ export function ingestRoutes(app: H3, ctx: AppContext) {
     const body = await readJsonBody(event, { limit: INGEST_BODY_LIMIT });
     if (body === undefined) throw invalid('body', null, VALIDATION.required, 'missing');
     const { aid, created } = await putContract(ctx, unwrap(body), ['body']);
+    await queueWritten(ctx, [aid], 'ingest');
     return { status: 'ok', aid, created };
   });
 }

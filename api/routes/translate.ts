@@ -8,7 +8,7 @@ import { readJsonBody } from '../http/body.ts';
 import { TranslateRequest } from '../services/requests.ts';
 import { translateAndStore } from '../services/translate.ts';
 import { bodyChecker } from '../services/validation.ts';
-import { upstreamConfig } from '../translate/upstream-fetch.ts';
+import { upstreamConfig } from '../../build/translate/upstream-fetch.ts';
 
 const check = bodyChecker<Type.Static<typeof TranslateRequest>>(TranslateRequest);
 

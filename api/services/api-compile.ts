@@ -9,9 +9,9 @@ import { hostnameOf, serverOf, specIdOf } from '../../build/apis/source.ts';
 import type Type from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ADMIN } from '../messages.ts';
-import { fetchUpstreamJson, type UpstreamConfig } from '../translate/upstream-fetch.ts';
+import { fetchUpstreamJson, type UpstreamConfig } from '../../build/translate/upstream-fetch.ts';
 import { type ApiWriteResult, putApi } from '../writes/api-writes.ts';
-import { ContractInvalidError, DomainError, invalid } from './errors.ts';
+import { ContractInvalidError, DomainError, fromUpstream, invalid } from './errors.ts';
 import type { CompileApiRequest } from './requests.ts';
 
 export type CompileBody = Type.Static<typeof CompileApiRequest>;
@@ -81,7 +81,9 @@ export async function compileAndStore(
   if (body.url !== undefined) {
     const url = allowedUrl(body.url.trim(), hosts, cfg);
     if (!url) throw invalid('body', 'url', ADMIN.compileUrlHost(hosts));
-    definition = await fetchUpstreamJson(url.href, cfg, 'the definition host');
+    definition = await fetchUpstreamJson(url.href, cfg, 'the definition host').catch((error) => {
+      throw fromUpstream(error);
+    });
     blame = (reason) => new DomainError('upstream', ADMIN.compileFailedAt(url.host, reason));
   }
   const manifest = await compile(definition, body, blame);

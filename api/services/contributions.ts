@@ -12,7 +12,7 @@ import type { RuntimeState } from '../state/runtime-state.ts';
 import { checkedContract } from '../writes/catalog-writes.ts';
 import { DomainError, invalid } from './errors.ts';
 import { CommandFix, ContributionNote } from './requests.ts';
-import { cleanText } from './tax-payload.ts';
+import { cleanText } from '../../build/model/clean-text.ts';
 import { bodyChecker } from './validation.ts';
 
 const checkFix = bodyChecker<Type.Static<typeof CommandFix>>(CommandFix);

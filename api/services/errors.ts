@@ -2,6 +2,7 @@
 // layer (api/http/errors.ts) and MCP (api/mcp/results.ts) each turn them into their own answers in one
 // table, so no service knows about status codes and both ways in word a problem the same.
 import type { FieldError } from '../../build/model/validate-contract.ts';
+import { UpstreamError } from '../../build/translate/upstream-error.ts';
 
 /** One problem with one input, in FastAPI's HTTPValidationError item shape. */
 export interface ValidationItem {
@@ -76,4 +77,9 @@ export function pointerSegments(pointer: string): (string | number)[] {
     .filter((s) => s !== '')
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((s) => (/^(0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s));
+}
+
+/** An upstream failure from build/translate as the domain error of the same problem (404 / 502); anything else as is. */
+export function fromUpstream(error: unknown): unknown {
+  return error instanceof UpstreamError ? new DomainError(error.problem, error.message) : error;
 }

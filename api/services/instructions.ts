@@ -7,7 +7,7 @@ import { permitsInstructions } from '../../build/model/license.ts';
 import { verificationText } from '../../build/model/views.ts';
 import { CATALOG } from '../messages.ts';
 import { DomainError } from './errors.ts';
-import { cleanText } from './tax-payload.ts';
+import { cleanText } from '../../build/model/clean-text.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
   prompt: 'the instruction or text you give the tool',

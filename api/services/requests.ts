@@ -48,7 +48,7 @@ export const TranslateRequest = Type.Object(
       minLength: 1,
       maxLength: 2000,
       description:
-        'A GitHub repository, PyPI project or npm package page, or .../api/v1/tools/<aid> on an allowed peer catalog.',
+        'A GitHub repository, PyPI project or npm package page, an MCP registry server (.../v0.1/servers/<name>/versions/<version|latest>), or .../api/v1/tools/<aid> on an allowed peer catalog.',
     }),
   },
   { additionalProperties: false, title: 'TranslateRequest' },
@@ -75,6 +75,27 @@ export const CommandFix = Type.Object(
 );
 
 export const ContributionRequest = Type.Union([ProposedContract, CommandFix], { title: 'ContributionRequest' });
+
+export const MAX_VERIFY_AIDS = 10_000;
+/** 10,000 aids of up to 130 characters. */
+export const VERIFY_BODY_LIMIT = 1536 * 1024;
+
+export const VerifyRequest = Type.Object(
+  {
+    aids: Type.Optional(
+      Type.Array(Type.String({ pattern: AID_PATTERN }), {
+        minItems: 1,
+        maxItems: MAX_VERIFY_AIDS,
+        description: 'These tools.',
+      }),
+    ),
+    all: Type.Optional(
+      Type.Literal(true, { description: 'Every tool of the catalog (with platform: of that platform).' }),
+    ),
+    platform: Type.Optional(Type.Enum([...PLATFORMS], { description: 'Every tool of this platform.' })),
+  },
+  { additionalProperties: false, title: 'VerifyRequest' },
+);
 
 export const CompileApiRequest = Type.Object(
   {

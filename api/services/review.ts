@@ -6,6 +6,7 @@ import type { Suggestion } from '../state/review-queue/types.ts';
 import { acceptApi } from '../writes/api-writes.ts';
 import { type CommandField, putContract, setCommand } from '../writes/catalog-writes.ts';
 import { DomainError, invalidItems } from './errors.ts';
+import { queueWritten } from './verify.ts';
 
 /** A queued item as the admin sees it: a proposed contract is shown parsed. */
 function shown(s: Suggestion) {
@@ -55,6 +56,8 @@ async function apply(ctx: AppContext, s: Suggestion, field: CommandField | undef
 export async function acceptContribution(ctx: AppContext, s: Suggestion, field: CommandField | undefined) {
   const applied = await apply(ctx, s, field);
   await ctx.reviewQueue.remove(s.id);
+  // A contract or command that changed: its evidence is stale (an accepted API manifest has no commands to run).
+  if (s.kind !== 'api') await queueWritten(ctx, [applied.aid], 'accept');
   return { status: 'ok', id: s.id, kind: s.kind ?? 'micro_translation', ...applied };
 }
 

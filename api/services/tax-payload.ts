@@ -3,6 +3,7 @@
 // body (what existing clients send) or wrapped as {"tax_payload": {...}}.
 import Type from 'typebox';
 import { createAjv } from '../../build/model/validate-contract.ts';
+import { cleanText } from '../../build/model/clean-text.ts';
 import { type ItemOverride, validationItems } from './validation.ts';
 import { VOTES, type Vote } from '../state/telemetry/types.ts';
 import { VALIDATION } from '../messages.ts';
@@ -71,14 +72,6 @@ export interface ValidTaxPayload {
 export type TaxBody = { kind: 'none' } | { kind: 'payload'; payload: ValidTaxPayload };
 
 const check = createAjv().compile(TaxPayload);
-
-/** Control and format characters (incl. bidi overrides) are removed, whitespace runs become one space. */
-export function cleanText(s: string): string {
-  return s
-    .replace(/[\p{Cc}\p{Cf}]+/gu, (m) => (/[\t\n\r\v\f]/.test(m) ? ' ' : ''))
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 // Messages and types follow pydantic v2, which the original service's clients already parse; the rest
 // are the shared rules of api/request-body.ts.

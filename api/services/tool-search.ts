@@ -8,6 +8,7 @@ import type { Platform, ToolContract } from '../../build/model/contract.ts';
 import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../../build/search/documents.ts';
 import { createSearchIndex } from '../../build/search/engine.ts';
 import { readExpansions } from '../../build/search/expand.ts';
+import { serviceTopics } from '../../build/search/knowledge.ts';
 import type { Expansions } from '../../build/search/plan.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
 import { isListable } from '../../build/model/views.ts';
@@ -28,6 +29,9 @@ export interface ApiSearch {
 
 export { isListable } from '../../build/model/views.ts';
 
+/** What search learns from a web-API manifest about the SDKs named after its service. */
+export type ApiTopics = { service_name: string; category?: string; tags?: string | string[] };
+
 /**
  * The expansion table the static build learned (dist/search/expansions.json): loading it skips a pass
  * over the catalog at start-up and keeps the API's expansions identical to the static search's.
@@ -42,11 +46,22 @@ export function builtExpansions(distDir: string): Expansions | undefined {
   }
 }
 
-export function createToolSearch(snapshot: Snapshot, options: { expansions?: Expansions } = {}): ToolSearch {
+export function createToolSearch(
+  snapshot: Snapshot,
+  options: { expansions?: Expansions; apis?: readonly ApiTopics[] } = {},
+): ToolSearch {
   const listed = snapshot.tools.filter(isListable);
   const byAid = new Map(listed.map((c) => [c.identity.aid, c]));
+  // The topics of each web API ("stripe" -> payments …) tell search what an SDK named after it is for; the
+  // static build adds the same (build/pipeline/build.ts), so both searches rank alike.
+  const services = serviceTopics(
+    (options.apis ?? []).map((a) => ({ ...a, tags: typeof a.tags === 'string' ? [a.tags] : a.tags })),
+  );
   // The empty query (the default listing) is cached by the engine until its next write.
-  const { engine } = createSearchIndex(listed.map(documentFromContract), options);
+  const { engine } = createSearchIndex(listed.map(documentFromContract), {
+    ...(options.expansions ? { expansions: options.expansions } : {}),
+    services,
+  });
   return {
     search: (q, { platform, limit }) =>
       engine

@@ -33,6 +33,8 @@ function item(e: ErrorObject, at: Loc): ValidationItem {
       return { loc: at, msg: VALIDATION.atMost(Number(p.limit)), type: 'less_than_equal' };
     case 'maxItems':
       return { loc: at, msg: VALIDATION.atMostItems(Number(p.limit)), type: 'too_long' };
+    case 'minItems':
+      return { loc: at, msg: VALIDATION.atLeastItems(Number(p.limit)), type: 'too_short' };
     case 'maxLength':
       return { loc: at, msg: VALIDATION.tooLong(Number(p.limit)), type: 'string_too_long' };
     case 'minLength':

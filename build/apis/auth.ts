@@ -198,14 +198,38 @@ export function authOf(doc: Json, r: Resolver, ops: readonly Operation[] = []): 
     auth.requirements = requirements;
   }
 
+  const requiredKeys = (o: Operation) =>
+    new Set(
+      parametersOf(o, r)
+        .filter((p) => p.required === true && (p.in === 'query' || p.in === 'header' || p.in === 'cookie'))
+        .map((p) => `${String(p.in)}:${String(p.name)}`),
+    );
+  const operationAuth = (o: Operation): string[][] => {
+    const own = requirementsOf(o.op.security)?.map(known);
+    let reqs = own ?? requirements;
+    // A definition may list key schemes as alternatives while the operation itself declares each one's
+    // parameter required (Trello: `key` or `token`, yet both are required query parameters, as the real
+    // API wants): the operation's own parameters win, so those schemes are sent together.
+    const keys = requiredKeys(o);
+    const demanded = schemes.filter((s) => s.type === 'apikey' && keys.has(`${s.in}:${s.name}`)).map((s) => s.id);
+    if (demanded.length > 1 && reqs.length > 0)
+      reqs = reqs.map((req) => [...req, ...demanded.filter((id) => !req.includes(id))]);
+    // Alternatives that name the same schemes in another order are one.
+    const key = (req: string[]) => [...req].sort().join();
+    return reqs.filter((req, i, all) => all.findIndex((x) => key(x) === key(req)) === i);
+  };
+  // When every operation sends the declared alternatives together, the API-level requirement says so too.
+  if (auth.requirements && ops.length > 0) {
+    const per = ops.map((o) => JSON.stringify(operationAuth(o)));
+    const common = JSON.parse(per[0] as string) as string[][];
+    const merges = common.length === 1 && requirements.every((req) => req.every((id) => common[0]?.includes(id)));
+    if (merges && per.every((x) => x === per[0]) && per[0] !== JSON.stringify(requirements)) auth.requirements = common;
+  }
   const credentialKeys = new Set(schemes.filter((s) => s.type === 'apikey').map((s) => `${s.in}:${s.name}`));
   const sigv4 = schemes.some((s) => s.type === 'sigv4');
   return {
     auth,
-    operationAuth(o) {
-      const own = requirementsOf(o.op.security)?.map(known);
-      return (own ?? requirements).filter((req, i, all) => all.findIndex((x) => x.join() === req.join()) === i);
-    },
+    operationAuth,
     isCredential(p) {
       if (p.in === 'header' && typeof p.name === 'string' && /^authorization$/i.test(p.name) && schemes.length > 0)
         return true;

@@ -22,6 +22,7 @@ import { runJobInWorker } from './worker-tasks.ts';
 import { isListable } from '../model/views.ts';
 import { writeFiles } from './write-files.ts';
 import { loadSnapshot, type Snapshot } from '../catalog/snapshot.ts';
+import { serviceTopics } from '../search/knowledge.ts';
 
 export interface BuildOptions {
   catalogDir: string;
@@ -144,6 +145,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       listed,
       render: toolAids ? [...toolAids] : null,
       apis: apis.served.map(servedManifest),
+      // The API engine adds the same topics (api/services/tool-search.ts), so both searches rank alike.
+      services: [...serviceTopics(apis.served)],
       prevDir: prev?.dir ?? null,
     });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile

@@ -27,6 +27,8 @@ export interface WorkerJob {
   render: string[] | null;
   /** Served web-API manifests: each becomes /api/v1/services/<name>/mai-api.json. */
   apis: ServedManifest[];
+  /** Topic words per service (knowledge.ts serviceTopics of the API manifests), as [key, words] pairs. */
+  services?: [string, string[]][];
   /** The build this one is incremental to, or null for a full build. */
   prevDir: string | null;
 }
@@ -96,6 +98,7 @@ async function writeSearch(job: WorkerJob): Promise<void> {
   });
   const summary = writeStaticSearch(docs, dir, {
     analyzed,
+    services: new Map(job.services ?? []),
     ...(follows && memo.expansions ? { expansions: memo.expansions } : {}),
   });
   memo.buildDir = job.buildDir;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchUpstreamJson, isPrivateAddress, upstreamConfig } from '../../api/translate/upstream-fetch.ts';
+import { fetchUpstreamJson, isPrivateAddress, upstreamConfig } from '../../build/translate/upstream-fetch.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
 

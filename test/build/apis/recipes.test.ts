@@ -149,6 +149,16 @@ describe('auth and base_url from parameters and URLs (synthetic/inferred-key.jso
     }
   });
 
+  it('key schemes listed as alternatives but each a required parameter of the operation are sent together', async () => {
+    const { operations } = await compileFile('synthetic/key-and-token.json');
+    expect(recipe(operations, 'get_board').auth).toEqual([['api_key', 'api_token']]);
+    expect(recipe(operations, 'create_card').auth).toEqual([['api_key', 'api_token']]);
+    // Only the key is a required parameter here: the alternatives stand as declared.
+    expect(recipe(operations, 'search').auth).toEqual([['api_key'], ['api_token']]);
+    for (const op of operations.operations)
+      expect(op.params.some((p) => p.name === 'key' || p.name === 'token')).toBe(false);
+  });
+
   it('a sample token in the server URL is a placeholder variable, and plain http is flagged', async () => {
     const { manifest } = await compileFile('synthetic/inferred-key.json');
     expect(manifest.manifest).toMatchObject({

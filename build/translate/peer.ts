@@ -2,10 +2,10 @@
 // withholds the action block unless the peer serves it; we never send a made-up tax payload to unlock it
 // (that would be false telemetry there), so missing commands stay null. The copy gets platform `catalog`
 // and the aid `catalog-<peer aid>`.
-import type { Logic, Trust } from '../../build/model/contract.ts';
+import type { Logic, Trust } from '../model/contract.ts';
 import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
-import { TRANSLATE } from '../messages.ts';
+import { UPSTREAM } from './messages.ts';
 
 interface PeerContract {
   identity?: { aid?: unknown; name?: unknown; version?: unknown; task?: unknown; tags?: unknown; license?: unknown };
@@ -21,7 +21,7 @@ export async function peerDraft(url: string, cfg: UpstreamConfig): Promise<Draft
   const peerAid = typeof id?.aid === 'string' ? id.aid : null;
   const name = line(id?.name, 214);
   if (!id || !peerAid || !name || !doc.logic || !doc.trust)
-    throw new UpstreamError(502, TRANSLATE.peerNotAContract(host));
+    throw new UpstreamError(502, UPSTREAM.peerNotAContract(host));
   const { reliability_score, latency_ms, status } = doc.trust;
   return {
     aid: aidOf('catalog', peerAid.replace(/-v1$/, '')),

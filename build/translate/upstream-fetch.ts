@@ -1,4 +1,4 @@
-// The only way the server fetches from the internet (translate). A URL given by a caller must not turn the
+// The only way translate (the server's and the importer's) fetches from the internet. A URL given by a caller must not turn the
 // server into a proxy into its own network, so: only configured hosts; every DNS answer checked and the
 // connection pinned to a checked address (no rebinding between check and connect); redirects followed by
 // hand and only on the same host; 10 s for the whole exchange; at most 5 MB, counted while streaming.
@@ -6,8 +6,13 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { UPSTREAM } from '../messages.ts';
-import { DomainError } from '../services/errors.ts';
+import { UPSTREAM } from './messages.ts';
+import { UpstreamError } from './upstream-error.ts';
+
+export { UpstreamError };
+
+/** GETs JSON (the signature of fetchUpstreamJson without the config); the importer supplies its own. */
+export type JsonFetch = (url: string, name: string, options?: { headers?: Record<string, string> }) => Promise<unknown>;
 
 export interface UpstreamConfig {
   githubApi: string;
@@ -17,6 +22,10 @@ export interface UpstreamConfig {
   githubToken?: string;
   /** npm's downloads API (trust.popularity). */
   npmDownloads: string;
+  /** The official MCP registry (MCP_REGISTRY_URL), read through its v0.1 API. */
+  mcpRegistry: string;
+  /** Replaces the plain GET of fetchUpstreamJson: the importer's cached, retrying fetch. */
+  fetchJson?: JsonFetch;
   /** host[:port] of other instances of this service translate may copy contracts from. */
   peerHosts: string[];
   /** ALLOW_PRIVATE_UPSTREAMS=1: tests run fake registries on loopback. Never in production. */
@@ -33,6 +42,7 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
     pypi: base(env.PYPI_URL, 'https://pypi.org'),
     npmRegistry: base(env.NPM_REGISTRY_URL, 'https://registry.npmjs.org'),
     npmDownloads: base(env.NPM_DOWNLOADS_URL, 'https://api.npmjs.org'),
+    mcpRegistry: base(env.MCP_REGISTRY_URL, 'https://registry.modelcontextprotocol.io'),
     ...(env.GITHUB_TOKEN ? { githubToken: env.GITHUB_TOKEN } : {}),
     peerHosts: (env.PEER_CATALOG_HOSTS ?? '')
       .split(',')
@@ -43,17 +53,6 @@ export function upstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamCo
     timeoutMs: Number(env.UPSTREAM_TIMEOUT_MS) > 0 ? Number(env.UPSTREAM_TIMEOUT_MS) : 10_000,
     maxBytes: 5 * 1024 * 1024,
   };
-}
-
-/** An upstream failure: `not_found` when the upstream has no such thing, `upstream` when it could not be used. */
-export class UpstreamError extends DomainError {
-  readonly status: 404 | 502;
-  readonly tooLarge: boolean;
-  constructor(status: 404 | 502, message: string, tooLarge = false) {
-    super(status === 404 ? 'not_found' : 'upstream', message);
-    this.status = status;
-    this.tooLarge = tooLarge;
-  }
 }
 
 const blocked = new net.BlockList();
@@ -126,9 +125,10 @@ function checkedLookup(allowPrivate: boolean) {
   };
 }
 
-interface RawResponse {
+export interface RawResponse {
   status: number;
   location: string | undefined;
+  headers: http.IncomingHttpHeaders;
   body: Buffer;
 }
 
@@ -173,7 +173,9 @@ function requestOnce(
           }
           chunks.push(c);
         });
-        res.on('end', () => resolve({ status, location: res.headers.location, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status, location: res.headers.location, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on('error', reject);
       },
     );
@@ -188,15 +190,15 @@ function requestOnce(
 }
 
 /**
- * GETs JSON from an allowed host. `name` says who the upstream is in error messages ("PyPI"). Throws
- * UpstreamError: 404 for 404/410, 502 for everything else that is not a 2xx JSON answer.
+ * GETs from an allowed host, following same-host redirects, and answers whatever status came back. Throws
+ * UpstreamError (502) only when no answer could be had: refused address, timeout, too large, network.
  */
-export async function fetchUpstreamJson(
+export async function fetchUpstream(
   rawUrl: string,
   cfg: UpstreamConfig,
   name: string,
   options: { headers?: Record<string, string> } = {},
-): Promise<unknown> {
+): Promise<RawResponse & { url: URL }> {
   let url = new URL(rawUrl);
   const deadline = Date.now() + cfg.timeoutMs;
   for (let hops = 0; ; hops++) {
@@ -206,12 +208,16 @@ export async function fetchUpstreamJson(
       res = await requestOnce(url, cfg, { accept: 'application/json', ...options.headers }, deadline);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ETOOLARGE') throw new UpstreamError(502, UPSTREAM.tooLarge(name, cfg.maxBytes / 1024 / 1024), true);
-      if (code === 'EPRIVATE') throw new UpstreamError(502, UPSTREAM.notPublic(name, url.host));
-      if (code === 'ETIMEDOUT') throw new UpstreamError(502, UPSTREAM.timeout(name, url.host, cfg.timeoutMs / 1000));
-      throw new UpstreamError(502, UPSTREAM.unreachable(name, url.host, code ?? 'network error'));
+      if (code === 'ETOOLARGE')
+        throw new UpstreamError(502, UPSTREAM.tooLarge(name, cfg.maxBytes / 1024 / 1024), { tooLarge: true });
+      if (code === 'EPRIVATE') throw new UpstreamError(502, UPSTREAM.notPublic(name, url.host), { code });
+      if (code === 'ETIMEDOUT')
+        throw new UpstreamError(502, UPSTREAM.timeout(name, url.host, cfg.timeoutMs / 1000), { code });
+      throw new UpstreamError(502, UPSTREAM.unreachable(name, url.host, code ?? 'network error'), {
+        ...(code ? { code } : {}),
+      });
     }
-    if (res.status >= 300 && res.status < 400 && res.location) {
+    if (res.status >= 300 && res.status < 400 && res.status !== 304 && res.location) {
       const next = new URL(res.location, url);
       // Same host only: a redirect is how an allowed host could send us anywhere.
       if (next.host !== url.host || next.protocol !== url.protocol || hops >= 3) {
@@ -220,14 +226,37 @@ export async function fetchUpstreamJson(
       url = next;
       continue;
     }
-    if (res.status === 404 || res.status === 410)
-      throw new UpstreamError(404, UPSTREAM.noSuchEntry(name, url.host, url.pathname, res.status));
-    if (res.status < 200 || res.status > 299)
-      throw new UpstreamError(502, UPSTREAM.badStatus(name, url.host, res.status));
-    try {
-      return JSON.parse(res.body.toString('utf8'));
-    } catch {
-      throw new UpstreamError(502, UPSTREAM.notJson(name, url.host));
-    }
+    return { ...res, url };
   }
+}
+
+/** The JSON of a 2xx answer; UpstreamError 404 for 404/410, 502 for any other status or a body that is not JSON. */
+export function jsonOf(res: RawResponse & { url: URL }, name: string): unknown {
+  const { url } = res;
+  if (res.status === 404 || res.status === 410)
+    throw new UpstreamError(404, UPSTREAM.noSuchEntry(name, url.host, url.pathname, res.status), {
+      httpStatus: res.status,
+    });
+  if (res.status < 200 || res.status > 299)
+    throw new UpstreamError(502, UPSTREAM.badStatus(name, url.host, res.status), { httpStatus: res.status });
+  try {
+    return JSON.parse(res.body.toString('utf8'));
+  } catch {
+    throw new UpstreamError(502, UPSTREAM.notJson(name, url.host));
+  }
+}
+
+/**
+ * GETs JSON from an allowed host (or through cfg.fetchJson when set). `name` says who the upstream is in
+ * error messages ("PyPI"). Throws UpstreamError: 404 for 404/410, 502 for everything else that is not a
+ * 2xx JSON answer.
+ */
+export async function fetchUpstreamJson(
+  rawUrl: string,
+  cfg: UpstreamConfig,
+  name: string,
+  options: { headers?: Record<string, string> } = {},
+): Promise<unknown> {
+  if (cfg.fetchJson) return cfg.fetchJson(rawUrl, name, options);
+  return jsonOf(await fetchUpstream(rawUrl, cfg, name, options), name);
 }

@@ -2,7 +2,11 @@
 // expression or classifiers). npm: the registry's package document GET /<name> (dist-tags.latest, that
 // version's description, keywords, licence and bin). Install commands are the registry's own
 // (`pip install`, `npm install`); an execute command only where a package declares a CLI (npm `bin`).
+// Both also give runtime minimums (engines.node, requires_python) and deprecation; a package that is an
+// MCP server (mcp-package.ts) becomes an mcp_server draft with a pinned install and a stdio start command.
+import { npmMcpSignal, pypiIsMcpServer, stdioServer } from './mcp-package.ts';
 import { npmPopularity } from './npm-popularity.ts';
+import { nodeMinimum, pythonMinimum } from './runtime-requirements.ts';
 import { fetchUpstreamJson, type UpstreamConfig, UpstreamError } from './upstream-fetch.ts';
 import { aidOf, type Draft, line, spdxOf, tagsOf } from './common.ts';
 
@@ -14,6 +18,8 @@ interface PypiInfo {
   license?: unknown;
   license_expression?: unknown;
   classifiers?: unknown;
+  requires_python?: unknown;
+  requires_dist?: unknown;
 }
 
 function pypiLicense(info: PypiInfo): string | null {
@@ -33,17 +39,32 @@ export async function pypiDraft(project: string, cfg: UpstreamConfig): Promise<D
   };
   const info = doc.info ?? {};
   const name = named(info.name, PYPI_NAME, project);
-  return {
+  const tags = tagsOf(info.keywords);
+  const version = line(info.version, 100);
+  const python = pythonMinimum(info.requires_python);
+  const classifiers = Array.isArray(info.classifiers) ? info.classifiers : [];
+  const draft: Draft = {
     aid: aidOf('pypi', name),
     name,
-    version: line(info.version, 100),
+    version,
     task: line(info.summary, 500),
-    tags: tagsOf(info.keywords),
+    tags,
     platform: 'pypi',
     license: pypiLicense(info),
     source_url: `https://pypi.org/project/${name}/`,
     install_cmd: `pip install ${name}`,
     execute_cmd: null,
+    ...(python ? { requires: { runtime: { python } } } : {}),
+    deprecated: classifiers.includes('Development Status :: 7 - Inactive'),
+  };
+  if (!pypiIsMcpServer(info.requires_dist, tags)) return draft;
+  // The console script named like the project, as `uvx <project>` runs it.
+  return {
+    ...draft,
+    kind: 'mcp_server',
+    install_cmd: version ? `pip install ${name}==${version}` : `pip install ${name}`,
+    execute_cmd: name,
+    mcp: stdioServer(null),
   };
 }
 
@@ -54,6 +75,10 @@ interface NpmVersion {
   keywords?: unknown;
   license?: unknown;
   bin?: unknown;
+  engines?: unknown;
+  deprecated?: unknown;
+  dependencies?: unknown;
+  mcpName?: unknown;
 }
 
 function npmExecute(pkg: string, bin: unknown): string | null {
@@ -94,17 +119,30 @@ export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft>
   const popularity = await npmPopularity(name, cfg);
   const license =
     typeof latest.license === 'object' && latest.license ? (latest.license as { type?: unknown }).type : latest.license;
-  return {
+  const tags = tagsOf(latest.keywords);
+  const version = line(latest.version, 100);
+  const node = nodeMinimum(latest.engines);
+  const draft: Draft = {
     aid: aidOf('npm', name),
     name,
-    version: line(latest.version, 100),
+    version,
     task: line(latest.description, 500),
-    tags: tagsOf(latest.keywords),
+    tags,
     platform: 'npm',
     license: spdxOf(license),
     source_url: `https://www.npmjs.com/package/${name}`,
     install_cmd: `npm install ${name}`,
     execute_cmd: npmExecute(name, latest.bin),
     popularity,
+    ...(node ? { requires: { runtime: { node } } } : {}),
+    deprecated: typeof latest.deprecated === 'string' && latest.deprecated.length > 0,
+  };
+  const mcp = npmMcpSignal(latest, tags);
+  if (!mcp || !draft.execute_cmd) return draft;
+  return {
+    ...draft,
+    kind: 'mcp_server',
+    install_cmd: version ? `npm install ${name}@${version}` : draft.install_cmd,
+    mcp: stdioServer(typeof mcp === 'string' ? mcp : null),
   };
 }

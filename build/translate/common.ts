@@ -2,9 +2,9 @@
 // inside the contract's limits. A value the source does not show stays null: a guessed install command
 // is worse than none (the micro_task flow asks agents for the missing one).
 import parseSpdx from 'spdx-expression-parse';
-import type { Logic, Platform, Trust } from '../../build/model/contract.ts';
-import { slugForAid } from '../../build/model/aid.ts';
-import { cleanText } from '../services/tax-payload.ts';
+import type { ContractKind, Logic, McpServer, Platform, Requires, Trust } from '../model/contract.ts';
+import { slugForAid } from '../model/aid.ts';
+import { cleanText } from '../model/clean-text.ts';
 import type { Popularity } from './npm-popularity.ts';
 import type { UpstreamConfig } from './upstream-fetch.ts';
 
@@ -25,10 +25,18 @@ export interface Draft {
   trust?: Trust;
   /** trust.popularity with its source, when the registry gives a download figure. */
   popularity?: Popularity | null;
+  /** mcp_server for an MCP server (a registry entry, or a package that is one); absent for a tool. */
+  kind?: ContractKind;
+  /** How to reach the MCP server; its tools stay empty (tools_read_at null) until verification reads them. */
+  mcp?: McpServer;
+  /** Runtime minimums (npm engines.node, PyPI requires_python) and credentials (required env vars). */
+  requires?: Requires;
+  /** The registry marks the package deprecated (npm `deprecated`, PyPI "Development Status :: 7 - Inactive"). */
+  deprecated?: boolean;
 }
 
 export interface SourceRef {
-  kind: 'github' | 'pypi' | 'npm' | 'peer';
+  kind: 'github' | 'pypi' | 'npm' | 'peer' | 'mcp-registry';
   /** The canonical public page of the source (becomes action.source_url). */
   sourceUrl: string;
   fetch(cfg: UpstreamConfig): Promise<Draft>;
