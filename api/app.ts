@@ -22,6 +22,7 @@ import { requestGuard } from './http/request-guard.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveDist } from './http/static.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { subregistryRoutes } from './routes/subregistry.ts';
 import { conditionalGet } from './http/conditional-get.ts';
 import { routePatternMiddleware } from './ops/request-observer.ts';
 
@@ -95,6 +96,7 @@ export function createApp(ctx: AppContext): H3 {
   translateRoutes(app, ctx);
   contributeRoutes(app, ctx);
   metricsRoutes(app, ctx);
+  subregistryRoutes(app, ctx);
   // Register new route groups above this line: the 405 fallbacks below are derived from them.
   const allowedMethods = methodsLookup(app);
 

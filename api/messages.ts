@@ -120,3 +120,20 @@ export const MCP = {
   invalidArguments: (clauses: string[]) => `Invalid arguments: ${clauses.join('; ')}`,
   toolFailed: (tool: string) => `${tool} failed on the server; nothing was changed. Please retry later.`,
 } as const;
+
+/** The MCP subregistry (GET /v0.1/servers …): 400s in the problem format the rest of the API uses. */
+export const SUBREGISTRY = {
+  badLimit: (max: number) => `limit must be an integer from 1 to ${max}`,
+  badCursor: 'cursor is not one this registry returned: pass metadata.nextCursor of the previous page unchanged',
+  badUpdatedSince: 'updated_since must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z',
+  badVersion:
+    "version must be 'latest' or one exact version (at most 255 printable characters); ranges such as ^1.2 or 1.x are not versions",
+  badSearch: (max: number) => `search must be at most ${max} characters`,
+  badIncludeDeleted: "include_deleted must be 'true' or 'false'",
+  serverNotFound: (name: string) => `Server '${clip(name, 200)}' not found`,
+  versionNotFound: (name: string, version: string) =>
+    `Server '${clip(name, 200)}' has no version '${clip(version, 100)}'; list them with GET /v0.1/servers/{serverName}/versions`,
+  statusReview:
+    'Under review: its tool list changed since an earlier verification (see the catalog meta for the changes)',
+  statusDegraded: 'Degraded: its last sandboxed verification failed or its reliability dropped',
+} as const;

@@ -11,7 +11,14 @@ import { httpError } from './errors.ts';
 const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(ingest|translate)(\/|$)/];
 // The public API, MCP, and the discovery documents agents fetch from anywhere (OpenAPI, agent.json,
 // /.well-known/*: agent and MCP documents, server cards), so their errors and preflights are open too.
-const PUBLIC = [/^\/api\/v1\//, /^\/mcp(\/|$)/, /^\/openapi\.json$/, /^\/agent\.json$/, /^\/\.well-known\//];
+const PUBLIC = [
+  /^\/api\/v1\//,
+  /^\/v0\.1\//,
+  /^\/mcp(\/|$)/,
+  /^\/openapi\.json$/,
+  /^\/agent\.json$/,
+  /^\/\.well-known\//,
+];
 
 export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
 // Streamable-HTTP MCP also ends a session with DELETE.

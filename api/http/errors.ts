@@ -16,6 +16,7 @@ export function httpError(status: number, detail: ErrorData['detail'], headers?:
 
 export const STATUS_OF_PROBLEM: Record<Problem, number> = {
   invalid: 422,
+  bad_request: 400,
   not_found: 404,
   conflict: 409,
   rate_limited: 429,

@@ -28,8 +28,10 @@ export function pathRefusal(pathname: string): { status: number; detail: string 
     return { status: 400, detail: HTTP.badRequest };
   }
   // API routes check their ids against strict patterns before any lookup and answer in their own words
-  // (`Tool '…' not found`); everything else may end in a file lookup under dist/.
-  if (!pathname.startsWith('/api/') && FORBIDDEN.test(pathname)) return { status: 404, detail: HTTP.notFound };
+  // (`Tool '…' not found`); everything else may end in a file lookup under dist/. The MCP subregistry's
+  // server names hold an encoded slash by design (io.github.owner%2Frepo) and never reach dist/.
+  if (!pathname.startsWith('/api/') && !pathname.startsWith('/v0.1/') && FORBIDDEN.test(pathname))
+    return { status: 404, detail: HTTP.notFound };
   return null;
 }
 

@@ -18,6 +18,7 @@ import { Recipe } from '../../build/apis/recipe-schema.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-paths.ts';
 import { QuerySchemas } from '../services/requests.ts';
+import { subregistryComponentSchemas, subregistryPaths } from './subregistry-paths.ts';
 import { TaxPayload, WrappedTaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;
@@ -220,6 +221,7 @@ export const componentSchemas: Record<string, object> = {
   HTTPValidationError: obj({ detail: { type: 'array', items: ref('ValidationError') } }),
   ErrorDetail: obj({ detail: str }),
   ...adminComponentSchemas,
+  ...subregistryComponentSchemas,
 };
 
 const json = (schema: Json, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -306,6 +308,7 @@ export function openApiDocument(baseUrl: string) {
       { name: 'mcp' },
       { name: 'admin' },
       { name: 'contribute' },
+      { name: 'mcp-registry', description: 'The MCP servers of the catalog in the official MCP registry read API' },
     ],
     paths: {
       '/api/v1/tools': {
@@ -522,6 +525,7 @@ export function openApiDocument(baseUrl: string) {
         get: op('sitemap', 'discovery', 'XML sitemap (built into dist/)', { 200: text('application/xml', 'Sitemap') }),
       },
       ...adminPaths,
+      ...subregistryPaths,
     },
     components: { schemas: componentSchemas, securitySchemes: ADMIN_SECURITY_SCHEMES },
   };

@@ -13,6 +13,7 @@ export interface ValidationItem {
 
 export type Problem =
   | 'invalid' // the input breaks a rule: the caller fixes it (one or more items)
+  | 'bad_request' // a malformed request to an interface whose clients expect 400, not 422 (the MCP subregistry)
   | 'not_found' // no such tool, manifest, contribution …
   | 'conflict' // the same change is already queued, or a ticket no longer matches
   | 'rate_limited' // too many requests: retry after `retryAfterS`

@@ -46,7 +46,14 @@ async function staticShows(distDir: string, aid: string, count: number): Promise
   const own = perToolFiles(aid);
   if (!existsSync(path.join(distDir, own.html)) || !existsSync(path.join(distDir, own.json))) return false;
   const href = `/tools/${aid}/`;
-  if (!(await read('sitemap.xml')).includes(href) || !(await read('llms.txt')).includes(href)) return false;
+  // llms.txt lists MCP servers itself and links one file per category for the other tools.
+  const llms = [
+    await read('llms.txt'),
+    ...(await Promise.all(
+      (await fsp.readdir(path.join(distDir, 'llms')).catch(() => [] as string[])).map((n) => read(`llms/${n}`)),
+    )),
+  ];
+  if (!(await read('sitemap.xml')).includes(href) || !llms.some((t) => t.includes(href))) return false;
   const pages = [
     'index.html',
     ...(await fsp.readdir(path.join(distDir, 'page')).catch(() => [] as string[])).map((n) => `page/${n}/index.html`),

@@ -57,6 +57,11 @@ export function agentDocument({ baseUrl, toolsCount, apisCount, generatedAt }: A
       ep('GET', '/api/v1/search?q={query}', 'Unified search over tools and APIs.'),
       ep('GET', '/api/v1/contribute', 'How to contribute a contract.'),
       ep('POST', '/mcp', 'Model Context Protocol endpoint (Streamable HTTP).'),
+      ep(
+        'GET',
+        '/v0.1/servers?cursor={cursor}&limit={1-100}&search={name}&updated_since={rfc3339}&version={latest}',
+        'The MCP servers of the catalog in the official MCP registry read API (v0.1), with verification evidence.',
+      ),
       ep('GET', '/health', 'Service health and catalog counts.'),
     ],
     mcp: {

@@ -13,6 +13,7 @@ export const DYNAMIC_PATHS = [
   '/.well-known/mcp/*',
   '/health',
   '/openapi.json',
+  '/v0.1/*',
 ] as const;
 
 /**

@@ -10,7 +10,7 @@ import { AGENT_DOCUMENT_PATHS, agentDocument } from '../discovery/agent-document
 import { servedManifest } from '../discovery/api-static.ts';
 import { hostConfigFiles } from '../discovery/host-config.ts';
 import { schemaFiles } from '../model/json-schemas.ts';
-import { llmsTxt } from '../discovery/llms-txt.ts';
+import { llmsFiles } from '../discovery/llms-txt.ts';
 import { robotsTxt } from '../discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from '../discovery/sitemap.ts';
 import { precompress } from '../compress/precompress.ts';
@@ -92,7 +92,7 @@ export function discoveryFiles({
   return [
     ...AGENT_DOCUMENT_PATHS.map((p) => ({ path: p, content: agent })),
     { path: 'robots.txt', content: robotsTxt(baseUrl) },
-    { path: 'llms.txt', content: llmsTxt(listed, baseUrl) },
+    ...llmsFiles(listed, baseUrl),
     ...sitemapFiles(urls, baseUrl, generatedAt),
     ...hostConfigFiles(apiOrigin),
   ];

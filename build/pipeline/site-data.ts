@@ -5,6 +5,7 @@ import { PLATFORMS } from '../model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../discovery/agent-document.ts';
 import { STATIC_TOOLS_DIR } from '../discovery/static-json.ts';
 import { permitsInstructions } from '../model/license.ts';
+import { SECTIONS, sectionOf } from '../model/category.ts';
 
 /** Index pages hold at most this many entries; past that the index splits into /page/N/. */
 export const INDEX_PAGE_SIZE = 2000;
@@ -16,15 +17,32 @@ export interface IndexEntry {
   platform: Platform;
   reliability: number;
 }
+/** The tools of one platform within a section. */
 export interface IndexGroup {
   platform: Platform;
+  /** This platform's tools in the whole section (on every page). */
   total: number;
   entries: IndexEntry[];
+}
+/** A section of the index: MCP servers, or one category (build/model/category.ts), by platform inside. */
+export interface IndexSection {
+  id: string;
+  label: string;
+  /** The section's tools on every page. */
+  total: number;
+  groups: IndexGroup[];
 }
 export interface IndexPage {
   number: number;
   path: string;
-  groups: IndexGroup[];
+  sections: IndexSection[];
+}
+/** One line of the table of contents every index page starts with: where a section begins. */
+export interface IndexTocItem {
+  id: string;
+  label: string;
+  total: number;
+  href: string;
 }
 export interface ToolPage {
   aid: string;
@@ -43,6 +61,7 @@ export interface SiteData {
   baseUrl: string;
   toolsCount: number;
   indexPages: IndexPage[];
+  indexToc: IndexTocItem[];
   /** The tool pages to render: every tool in a full build, the changed and new ones in an incremental one. */
   toolPages: ToolPage[];
   /** The web-API pages (/llmo-apis, /mai-api). */
@@ -54,23 +73,40 @@ export const indexPagePath = (n: number) => (n === 1 ? '/' : `/page/${n}/`);
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
 
 export function indexPages(tools: ToolContract[]): IndexPage[] {
-  const order = new Map(PLATFORMS.map((p, i) => [p, i]));
-  const sorted = [...tools].sort(
+  const sectionRank = new Map(SECTIONS.map((c, i) => [c.id, i]));
+  const platformRank = new Map(PLATFORMS.map((p, i) => [p, i]));
+  const items = tools.map((t) => ({ t, section: sectionOf(t) }));
+  items.sort(
     (a, b) =>
-      (order.get(a.identity.platform) ?? 9) - (order.get(b.identity.platform) ?? 9) ||
-      a.identity.name.localeCompare(b.identity.name, 'en') ||
-      (a.identity.aid < b.identity.aid ? -1 : 1),
+      (sectionRank.get(a.section.id) ?? 99) - (sectionRank.get(b.section.id) ?? 99) ||
+      (platformRank.get(a.t.identity.platform) ?? 9) - (platformRank.get(b.t.identity.platform) ?? 9) ||
+      a.t.identity.name.localeCompare(b.t.identity.name, 'en') ||
+      (a.t.identity.aid < b.t.identity.aid ? -1 : 1),
   );
-  const totals = new Map<Platform, number>();
-  for (const t of sorted) totals.set(t.identity.platform, (totals.get(t.identity.platform) ?? 0) + 1);
+  const sectionTotals = new Map<string, number>();
+  const groupTotals = new Map<string, number>();
+  for (const { t, section } of items) {
+    sectionTotals.set(section.id, (sectionTotals.get(section.id) ?? 0) + 1);
+    const key = `${section.id}/${t.identity.platform}`;
+    groupTotals.set(key, (groupTotals.get(key) ?? 0) + 1);
+  }
   const pages: IndexPage[] = [];
-  for (let start = 0, n = 1; start < Math.max(sorted.length, 1); start += INDEX_PAGE_SIZE, n++) {
-    const groups: IndexGroup[] = [];
-    for (const t of sorted.slice(start, start + INDEX_PAGE_SIZE)) {
-      let g = groups.at(-1);
+  for (let start = 0, n = 1; start < Math.max(items.length, 1); start += INDEX_PAGE_SIZE, n++) {
+    const sections: IndexSection[] = [];
+    for (const { t, section } of items.slice(start, start + INDEX_PAGE_SIZE)) {
+      let s = sections.at(-1);
+      if (!s || s.id !== section.id) {
+        s = { id: section.id, label: section.label, total: sectionTotals.get(section.id) ?? 0, groups: [] };
+        sections.push(s);
+      }
+      let g = s.groups.at(-1);
       if (!g || g.platform !== t.identity.platform) {
-        g = { platform: t.identity.platform, total: totals.get(t.identity.platform) ?? 0, entries: [] };
-        groups.push(g);
+        g = {
+          platform: t.identity.platform,
+          total: groupTotals.get(`${section.id}/${t.identity.platform}`) ?? 0,
+          entries: [],
+        };
+        s.groups.push(g);
       }
       g.entries.push({
         href: `/tools/${t.identity.aid}/`,
@@ -80,9 +116,22 @@ export function indexPages(tools: ToolContract[]): IndexPage[] {
         reliability: t.trust.reliability_score,
       });
     }
-    pages.push({ number: n, path: indexPagePath(n), groups });
+    pages.push({ number: n, path: indexPagePath(n), sections });
   }
   return pages;
+}
+
+/** Each section once, linked on the page where it starts. */
+export function indexToc(pages: IndexPage[]): IndexTocItem[] {
+  const toc: IndexTocItem[] = [];
+  const seen = new Set<string>();
+  for (const p of pages)
+    for (const s of p.sections) {
+      if (seen.has(s.id)) continue;
+      seen.add(s.id);
+      toc.push({ id: s.id, label: s.label, total: s.total, href: `${p.path}#${s.id}` });
+    }
+  return toc;
 }
 
 export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
@@ -134,12 +183,14 @@ export function siteData(
   apis: ApiPagesData,
   rendered: readonly ToolContract[] = tools,
 ): SiteData {
+  const pages = indexPages(tools);
   return {
     name: SERVICE_NAME,
     description: SERVICE_DESCRIPTION,
     baseUrl,
     toolsCount: tools.length,
-    indexPages: indexPages(tools),
+    indexPages: pages,
+    indexToc: indexToc(pages),
     toolPages: rendered.map((t) => toolPage(t, baseUrl)),
     apis,
   };

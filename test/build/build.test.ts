@@ -33,10 +33,13 @@ describe('build of a small catalog', () => {
   });
   afterAll(() => cat.cleanup());
 
-  it('writes / as plain hierarchical HTML: grouped by platform, real links, no styles or scripts', async () => {
+  it('writes / as plain hierarchical HTML: sections by category, platforms inside, real links, no styles or scripts', async () => {
     const html = await read('index.html');
     expect(html).not.toMatch(/<script|<style|style=|<link rel="stylesheet"/i);
-    expect(html).toMatch(/<h2 id="github">github \(1 tools\)<\/h2>[\s\S]*<h2 id="pypi">[\s\S]*<h2 id="npm">/);
+    expect(html).toContain('<li><a href="/#other">Other tools</a> (5)</li>');
+    expect(html).toMatch(
+      /<h2 id="other">Other tools \(5 tools\)<\/h2>\n<h3 id="other-github">github \(1\)<\/h3>[\s\S]*<h3 id="other-pypi">[\s\S]*<h3 id="other-npm">npm \(3\)<\/h3>/,
+    );
     expect(html).toContain(
       '<a href="/tools/npm-alpha-v1/">alpha</a>: Does alpha things <small>(npm, reliability 0.95)</small>',
     );
@@ -69,7 +72,7 @@ describe('build of a small catalog', () => {
     expect(ldText).not.toMatch(/<\/script|<!--|\u2028/i);
     expect(JSON.parse(ldText).description).toBe(EVIL);
     expect(await read('index.html')).not.toContain('<script>alert');
-    const llms = await read('llms.txt');
+    const llms = await read('llms/other.txt');
     const line = llms.split('\n').find((l) => l.includes('/tools/github-evil-v1/')) ?? '';
     expect(line).not.toContain('<script>');
     expect(line).not.toMatch(/[^\\]\]\(javascript:/);
@@ -114,14 +117,16 @@ describe('build of a small catalog', () => {
     expect(robots.trimEnd().split('\n').at(-1)).toBe(`Sitemap: ${BASE}/sitemap.xml`);
   });
 
-  it('writes llms.txt in the llmstxt.org format with one line per listed contract (never unverified or dead ones)', async () => {
+  it('writes llms.txt in the llmstxt.org format, linking one file per category with one line per listed contract (never unverified or dead ones)', async () => {
     const llms = await read('llms.txt');
-    expect(llms).toMatch(/^# Tool Contract Catalog\n\n> .* 3 verified tool contracts\.\n/);
-    expect(llms).toMatch(
+    expect(llms).toMatch(/^# Tool Contract Catalog\n\n> .* 3 verified tool contracts, 0 of them MCP servers\.\n/);
+    expect(llms).toContain(`\n## Tools by category\n\n- [Other tools](${BASE}/llms/other.txt): 3 tools, e.g. alpha, `);
+    const other = await read('llms/other.txt');
+    expect(other).toMatch(
       /\n## Tools from npm\n\n- \[alpha\]\(https:\/\/catalog\.example\/tools\/npm-alpha-v1\/\): Does alpha things \(reliability 0\.95\)\n/,
     );
-    for (const aid of unlisted) expect(llms).not.toContain(aid);
-    const toolLines = llms.split('\n').filter((l) => l.includes(`${BASE}/tools/`));
+    for (const aid of unlisted) expect(llms + other).not.toContain(aid);
+    const toolLines = `${llms}\n${other}`.split('\n').filter((l) => l.includes(`${BASE}/tools/`));
     expect(toolLines).toHaveLength(3);
   });
 

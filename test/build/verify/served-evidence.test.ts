@@ -1,7 +1,7 @@
 // The stored evidence (record.verification) is valid contract data and is served as trust.verification in
 // every view and in llms.txt; record itself stays unserved.
 import { describe, expect, it } from 'vitest';
-import { llmsTxt } from '../../../build/discovery/llms-txt.ts';
+import { llmsFiles } from '../../../build/discovery/llms-txt.ts';
 import type { ToolContract } from '../../../build/model/contract.ts';
 import { validateContract } from '../../../build/model/validate-contract.ts';
 import { fullContract, listingItem, partialContract, verificationText } from '../../../build/model/views.ts';
@@ -42,7 +42,9 @@ describe('verification evidence', () => {
   });
 
   it('appears on each llms.txt line and in the one-line text of tool pages', () => {
-    const text = llmsTxt([verified, unverified], BASE);
+    const text = llmsFiles([verified, unverified], BASE)
+      .map((f) => f.content)
+      .join('\n');
     expect(text).toMatch(/\[shout\]\([^)]*\): shout \(reliability 0\.5, verification passed \(loads\)\)/);
     expect(text).toMatch(/\[other\]\([^)]*\): other \(reliability 0\.5\)\n/);
     expect(verificationText(verified)).toBe('passed (loads) on node 22.23, checked 2026-11-25');
