@@ -47,7 +47,7 @@ const SEND_VERB =
 const OVERRIDE =
   /\b(ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}\b(previous|prior|earlier|above|preceding|other|all|any|system|user'?s?|safety|existing)\b[^.\n]{0,30}\b(instructions?|prompts?|rules?|guidelines?|directives?|policies|restrictions?)\b|\byou are now\b|\bnew (system )?instructions\b|\bfrom now on,? (you|always|never)\b/i;
 const CONCEAL =
-  /\b(do not|don'?t|never|without)\b[^.\n]{0,30}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting|let|letting|asking)\b[^.\n]{0,30}\b(the |your )?user\b|\b(hide|conceal|keep)\b[^.\n]{0,30}\bfrom\b[^.\n]{0,10}\b(the |your )?user\b|\bthe user (must|should|need) not (know|see|notice)\b|\bsecretly\b|\bwithout the user'?s? (knowledge|knowing|noticing)\b/i;
+  /\b(do not|don'?t|never|without)\b[^.\n]{0,30}\b(tell|telling|inform|informing|notify|notifying|mention|mentioning|reveal|revealing|show|showing|alert|alerting|let|letting|asking)\b[^.\n]{0,60}\b(the |your )?user\b|\b(hide|conceal|keep)\b[^.\n]{0,30}\bfrom\b[^.\n]{0,10}\b(the |your )?user\b|\bthe user (must|should|need) not (know|see|notice)\b|\bsecretly\b|\bwithout the user'?s? (knowledge|knowing|noticing)\b/i;
 const CONVERSATION =
   /\b(system prompt|(entire|full|whole|complete) (conversation|chat)( history)?|(all|every) (the )?(previous|prior|earlier|last) messages|list of (the )?last messages|your (own )?instructions)\b/i;
 // "Before using this tool, call x_y" / "when send_email is invoked, ..." / "the foo tool must ...": a tool

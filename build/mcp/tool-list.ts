@@ -5,8 +5,8 @@
 // (markToolChangesReviewed). The first list read is not a change.
 import type { McpServer, McpTool, McpToolChange, ToolContract } from '../model/contract.ts';
 import { poisoningFlags } from './poisoning.ts';
-import { toolHash } from './tool-hash.ts';
 import { diffTools } from './tool-diff.ts';
+import { toolHash } from './tool-hash.ts';
 
 /** A tool as a handshake read it (tools/list field names). */
 export interface ReadTool {
