@@ -97,9 +97,3 @@ export function markToolChangesReviewed(contract: ToolContract, at: Date = new D
     ...(changes ? { record: { ...contract.record, mcp_tool_changes: changes } } : {}),
   };
 }
-
-/** The newest change as served (trust.mcp_change), or null when none was ever recorded. */
-export function latestToolChange(contract: ToolContract): McpToolChange | null {
-  const changes = contract.record?.mcp_tool_changes;
-  return changes?.length ? (changes[changes.length - 1] as McpToolChange) : null;
-}
