@@ -7,9 +7,30 @@ import type { Registries } from '../../../build/verify/registries.ts';
 import { sandboxUnavailable } from '../../../build/verify/sandbox.ts';
 import { fakeMcpServerSource } from '../../helpers/fake-mcp-server.ts';
 import { type FakeRegistry, startFakeNpmRegistry } from '../../helpers/fake-npm-registry.ts';
-import { mcpContract } from '../../helpers/tool-contract.ts';
+import { type FakeIndex, startFakePypiIndex } from '../../helpers/fake-pypi-index.ts';
+import { mcpContract, toolContract } from '../../helpers/tool-contract.ts';
+
+// A stdio MCP server in Python's standard library, for the PyPI path (a console script in a wheel).
+const PY_SERVER = `import json, sys
+def main():
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if 'id' not in msg:
+            continue
+        if msg['method'] == 'initialize':
+            result = {'protocolVersion': msg['params']['protocolVersion'], 'capabilities': {'tools': {}},
+                      'serverInfo': {'name': 'pytime', 'version': '0.3.0'}}
+        elif msg['method'] == 'tools/list':
+            result = {'tools': [{'name': 'get_time', 'description': 'Get the current time in a time zone.',
+                                 'inputSchema': {'type': 'object', 'properties': {'tz': {'type': 'string'}}}}]}
+        else:
+            print(json.dumps({'jsonrpc': '2.0', 'id': msg['id'], 'error': {'code': -32601, 'message': 'no'}}), flush=True)
+            continue
+        print(json.dumps({'jsonrpc': '2.0', 'id': msg['id'], 'result': result}), flush=True)
+`;
 
 let npm: FakeRegistry;
+let pypi: FakeIndex;
 let registries: Registries;
 
 const TOOLS = [
@@ -42,11 +63,19 @@ beforeAll(async () => {
       bin: { 'crashy-mcp': 'server.js' },
     },
   ]);
-  registries = { npm: npm.url, pipIndex: npm.url, pipExtraIndexes: [], pipFindLinks: [] };
+  pypi = await startFakePypiIndex([
+    {
+      name: 'pytime-mcp',
+      files: { 'pytime_mcp/__init__.py': PY_SERVER },
+      scripts: { 'pytime-mcp': 'pytime_mcp:main' },
+    },
+  ]);
+  registries = { npm: npm.url, pipIndex: pypi.url, pipExtraIndexes: [], pipFindLinks: [] };
 }, 60_000);
 
 afterAll(async () => {
   await npm?.close();
+  await pypi?.close();
 });
 
 describe('handshakeMcpServer', { timeout: 300_000 }, () => {
@@ -60,6 +89,24 @@ describe('handshakeMcpServer', { timeout: 300_000 }, () => {
     expect(result.listing?.tools.map((t) => t.name)).toEqual(['add', 'echo', 'upper']);
     expect(result.listing?.tools[0]?.inputSchema).toEqual(TOOLS[0]?.inputSchema);
     expect(result.listing?.server_info).toEqual({ name: 'paged-mcp', version: '1.0.0' });
+  });
+
+  it('installs a PyPI server in a virtual environment and lists its tools', async () => {
+    const c = toolContract('pypi-pytime-mcp-v1', 'pypi', {
+      install_cmd: 'pip install pytime-mcp',
+      execute_cmd: 'pytime-mcp',
+    });
+    c.identity.kind = 'mcp_server';
+    c.logic.mcp = { transport: 'stdio', tools_read_at: null, tools: [] };
+    const result = await handshakeMcpServer(c, { registries });
+    const verdict = judgeHandshake(result);
+    expect(verdict, result.client?.stderr).toMatchObject({
+      status: 'passed',
+      level: 'runs',
+      runtime: expect.stringMatching(/^python /),
+    });
+    expect(result.listing?.tools.map((t) => t.name)).toEqual(['get_time']);
+    expect(result.listing?.server_info).toEqual({ name: 'pytime', version: '0.3.0' });
   });
 
   it('fails a server that never answers the handshake, saying so and what it printed', async () => {
