@@ -1,6 +1,8 @@
 // Poisoning rules on descriptions real MCP servers publish (no flag) and on hostile ones written in the
 // styles reported in the wild (hidden <IMPORTANT> blocks, credential files passed as parameters, shadowing
 // another server's tool, invisible characters). Hostile texts are paraphrased here, not copied from the rules.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flagRule, poisoningFlags } from '../../../build/mcp/poisoning.ts';
 
@@ -131,6 +133,19 @@ const HOSTILE: [string, string, string[]][] = [
 describe('poisoningFlags', () => {
   it.each(BENIGN)('does not flag %s', (_name, description) => {
     expect(rules(description)).toEqual([]);
+  });
+
+  it('does not flag any of the 65 tools seven official servers list (descriptions and input schemas, as read)', () => {
+    const file = path.resolve(import.meta.dirname, '../../fixtures/mcp/official-server-tools.json');
+    const { tools } = JSON.parse(readFileSync(file, 'utf8')) as {
+      tools: { server: string; name: string; description?: string; input_schema?: Record<string, unknown> }[];
+    };
+    expect(tools).toHaveLength(65);
+    const siblings = (server: string) => tools.filter((t) => t.server === server).map((t) => t.name);
+    const flagged = tools.flatMap((t) =>
+      poisoningFlags(t, siblings(t.server)).map((f) => `${t.server} ${t.name}: ${f}`),
+    );
+    expect(flagged).toEqual([]);
   });
 
   it.each(HOSTILE)('flags %s', (_name, description, expected) => {
