@@ -224,6 +224,10 @@ export function judgeHandshake(result: McpHandshakeResult, now = new Date()): Ve
   const f = result.failure;
   const said = f ? stderrTail(f.stderr_tail) : '';
   const tail = said ? `; server stderr: ${said}` : '';
+  if (f && /\bENOENT\b/.test(f.error)) {
+    const program = result.client?.argv[result.client.argv.indexOf('--') + 1] ?? 'the server command';
+    return failed(`the server command ${program} was not found after the install (check execute_cmd)${tail}`);
+  }
   if (f?.stage === 'handshake') {
     if (/^no handshake within/.test(f.error)) {
       return failed(

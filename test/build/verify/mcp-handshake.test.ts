@@ -124,6 +124,15 @@ describe('handshakeMcpServer', { timeout: 300_000 }, () => {
     expect(verdict.reason).toMatch(/exited before the MCP handshake; server stderr: Error: cannot find config\.yaml/);
   });
 
+  it('fails a command that the install did not provide, naming it', async () => {
+    const c = mcpContract('paged-mcp', {}, { execute_cmd: 'paged-mcp-server-typo' });
+    const verdict = judgeHandshake(await handshakeMcpServer(c, { registries }));
+    expect(verdict).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/^the server command paged-mcp-server-typo was not found after the install/),
+    });
+  });
+
   it('gives required environment variables placeholder values and says so', async () => {
     const c = mcpContract('needs-key-mcp', {
       env_vars: [
