@@ -110,11 +110,11 @@ describe('handshakeMcpServer', { timeout: 300_000 }, () => {
   });
 
   it('fails a server that never answers the handshake, saying so and what it printed', async () => {
-    const result = await handshakeMcpServer(mcpContract('silent-mcp'), { registries, handshakeMs: 5_000 });
+    const result = await handshakeMcpServer(mcpContract('silent-mcp'), { registries, handshakeMs: 15_000 });
     const verdict = judgeHandshake(result);
     expect(verdict.status).toBe('failed');
     expect(verdict.reason).toMatch(
-      /did not answer the MCP handshake \(initialize\) within 5 s; server stderr: silent-mcp 1\.0\.0 running on stdio/,
+      /did not answer the MCP handshake \(initialize\) within 15 s; server stderr: silent-mcp 1\.0\.0 running on stdio/,
     );
   });
 
