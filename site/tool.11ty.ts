@@ -1,6 +1,8 @@
 // `/tools/<aid>/`: one page per contract with every public block (never `action`) and JSON-LD.
-import type { McpPageData, SiteData, ToolPage } from '../build/pipeline/site-data.ts';
+
 import { verificationText } from '../build/model/views.ts';
+import type { McpPageData } from '../build/pipeline/mcp-page-data.ts';
+import type { SiteData, ToolPage } from '../build/pipeline/site-data.ts';
 import { esc, jsonForHtml } from './escape.ts';
 import { layout } from './layout.ts';
 
