@@ -19,6 +19,8 @@ const STDERR_TAIL = 2000;
 
 let stderrText = '';
 let exited = null;
+// The last thing on the server's stdout that was not an MCP message (a log line, a banner): the SDK skips it.
+let protocolError = null;
 const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const fail = (stage, error) => {
   print({
@@ -26,6 +28,7 @@ const fail = (stage, error) => {
     stage,
     error: String(error?.message ?? error).slice(0, 500),
     exited,
+    protocol_error: protocolError,
     stderr_tail: stderrText.slice(-STDERR_TAIL),
   });
   process.exit(0);
@@ -49,6 +52,10 @@ let stage = 'start';
 let protocolVersion = null;
 transport.setProtocolVersion = (version) => {
   protocolVersion = version;
+};
+// Set before connect: the SDK's Protocol chains its own handler after this one.
+transport.onerror = (error) => {
+  protocolError = String(error?.message ?? error).slice(0, 200);
 };
 transport.onclose = () => {
   exited ??= 'the server closed its stdio';

@@ -42,7 +42,14 @@ export interface McpHandshakeResult {
   client?: StepResult;
   listing?: McpListing;
   /** What the client reported when the server did not start, answer or list. */
-  failure?: { stage: string; error: string; exited: string | null; stderr_tail: string };
+  failure?: {
+    stage: string;
+    error: string;
+    exited: string | null;
+    /** The last stdout text that was not an MCP message, as the SDK reported it. */
+    protocol_error: string | null;
+    stderr_tail: string;
+  };
   /** Environment variables the server requires, given placeholder values so it can start offline. */
   placeholderEnv: string[];
   handshakeMs: number;
@@ -139,6 +146,7 @@ export async function handshakeMcpServer(
         stage: String(report.stage ?? 'start'),
         error: String(report.error ?? ''),
         exited: (report.exited as string | null) ?? null,
+        protocol_error: (report.protocol_error as string | null) ?? null,
         stderr_tail: String(report.stderr_tail ?? ''),
       };
     }
@@ -223,7 +231,8 @@ export function judgeHandshake(result: McpHandshakeResult, now = new Date()): Ve
   }
   const f = result.failure;
   const said = f ? stderrTail(f.stderr_tail) : '';
-  const tail = said ? `; server stderr: ${said}` : '';
+  const noise = f?.protocol_error ? `; its stdout carried text that is not MCP (${f.protocol_error})` : '';
+  const tail = `${noise}${said ? `; server stderr: ${said}` : ''}`;
   if (f && /\bENOENT\b/.test(f.error)) {
     const program = result.client?.argv[result.client.argv.indexOf('--') + 1] ?? 'the server command';
     return failed(`the server command ${program} was not found after the install (check execute_cmd)${tail}`);

@@ -17,6 +17,8 @@ export interface FakeMcpServerOptions {
   requiresEnv?: string[];
   /** Never answer anything (a server that hangs before the handshake). */
   silent?: boolean;
+  /** A line printed on stdout at start (servers that log to stdout; the SDK skips it). */
+  stdoutBanner?: string;
 }
 
 export function fakeMcpServerSource(o: FakeMcpServerOptions): string {
@@ -27,6 +29,12 @@ for (const name of ${JSON.stringify(o.requiresEnv ?? [])}) {
   if (!process.env[name]) { console.error('Error: ' + name + ' environment variable is required'); process.exit(1); }
 }
 console.error('${o.name} ${o.version} running on stdio');
+${
+  o.stdoutBanner
+    ? `process.stdout.write(${JSON.stringify(`${o.stdoutBanner}
+`)});`
+    : ''
+}
 const silent = ${o.silent === true};
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
 let buffer = '';

@@ -52,8 +52,8 @@ beforeAll(async () => {
     bin: { [name]: 'server.js' },
   });
   npm = await startFakeNpmRegistry([
-    server('paged-mcp', { pageSize: 2 }),
-    server('silent-mcp', { silent: true }),
+    server('paged-mcp', { pageSize: 2, stdoutBanner: 'Server ready' }),
+    server('silent-mcp', { silent: true, stdoutBanner: 'Listening...' }),
     server('needs-key-mcp', { requiresEnv: ['ACME_API_KEY'] }),
     {
       name: 'crashy-mcp',
@@ -79,7 +79,7 @@ afterAll(async () => {
 });
 
 describe('handshakeMcpServer', { timeout: 300_000 }, () => {
-  it('installs the package, starts the server offline and lists every page of tools', async () => {
+  it('installs the package, starts the server offline and lists every page of tools (a stdout banner skipped)', async () => {
     const result = await handshakeMcpServer(mcpContract('paged-mcp'), { registries });
     const verdict = judgeHandshake(result);
     expect(verdict).toMatchObject({ status: 'passed', level: 'runs', runtime: expect.stringMatching(/^node /) });
@@ -114,7 +114,7 @@ describe('handshakeMcpServer', { timeout: 300_000 }, () => {
     const verdict = judgeHandshake(result);
     expect(verdict.status).toBe('failed');
     expect(verdict.reason).toMatch(
-      /did not answer the MCP handshake \(initialize\) within 15 s; server stderr: silent-mcp 1\.0\.0 running on stdio/,
+      /did not answer the MCP handshake \(initialize\) within 15 s; its stdout carried text that is not MCP \(.*\); server stderr: silent-mcp 1\.0\.0 running on stdio/,
     );
   });
 
