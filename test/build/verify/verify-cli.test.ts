@@ -82,6 +82,9 @@ describe('npm run verify', { timeout: 300_000 }, () => {
     const missing = await runCli(['--catalog', path.join(catalog, 'nope'), '--json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no tools folder/);
+    const badWait = await runCli(['--catalog', catalog, '--handshake-seconds', 'soon']);
+    expect(badWait.code).toBe(2);
+    expect(badWait.stderr).toMatch(/--handshake-seconds must be a number from 1 to 600/);
     const empty = await fsp.mkdtemp(path.join(os.tmpdir(), 'no-bwrap-'));
     try {
       const noSandbox = await runCli(['--catalog', catalog, '--json'], { PATH: empty });
