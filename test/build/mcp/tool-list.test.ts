@@ -7,7 +7,8 @@ import { diffTools } from '../../../build/mcp/tool-diff.ts';
 import { canonicalJson, toolHash } from '../../../build/mcp/tool-hash.ts';
 import { markToolChangesReviewed, recordToolList } from '../../../build/mcp/tool-list.ts';
 import { validateContract } from '../../../build/model/validate-contract.ts';
-import { mcpContract } from '../../helpers/tool-contract.ts';
+import { fullContract, listingItem, partialContract } from '../../../build/model/views.ts';
+import { mcpContract, toolContract } from '../../helpers/tool-contract.ts';
 
 const schema = { type: 'object', properties: { b: { type: 'number' }, a: { type: 'number' } }, required: ['a'] };
 
@@ -128,5 +129,29 @@ describe('recordToolList', () => {
     expect(recordToolList(dead, { server_info: info, tools: hostile as typeof honest }).contract.trust.status).toBe(
       'deprecated',
     );
+  });
+});
+
+describe('served views', () => {
+  const BASE = 'https://catalog.example';
+  it('carry trust.mcp_change for MCP servers only: null before any change, then the newest one', () => {
+    const plain = toolContract('npm-shout-v1', 'npm', { install_cmd: 'npm install shout', execute_cmd: 'npx shout' });
+    expect('mcp_change' in listingItem(plain, BASE).trust).toBe(false);
+    const first = recordToolList(mcpContract('demo'), {
+      server_info: null,
+      tools: [{ name: 'echo', description: 'Echo.' }],
+    }).contract;
+    for (const view of [listingItem(first, BASE), partialContract(first, BASE), fullContract(first, BASE)]) {
+      expect(view.trust).toMatchObject({ mcp_change: null });
+      expect(view.logic.mcp?.tools[0]?.name).toBe('echo');
+    }
+    let c = recordToolList(first, { server_info: null, tools: [{ name: 'echo', description: 'Echo!' }] }).contract;
+    c = recordToolList(c, { server_info: null, tools: [{ name: 'echo', description: 'Echo?' }] }).contract;
+    const served = partialContract(c, BASE);
+    expect(served.trust).toMatchObject({
+      status: 'review',
+      mcp_change: { changed: [{ name: 'echo', after: { description: 'Echo?' } }] },
+    });
+    expect(JSON.stringify(served)).not.toContain('mcp_tool_changes');
   });
 });
