@@ -15,6 +15,7 @@ import {
   type StepResult,
   withInstalled,
 } from './run-contract.ts';
+import { DEFAULT_LIMITS } from './sandbox.ts';
 import type { Verification } from './verdict.ts';
 import { lastLine, stepFailure } from './verdict.ts';
 
@@ -111,9 +112,9 @@ export async function handshakeMcpServer(
     ...base,
     run: { requires: plan.requires, inputs: plan.inputs, outputs: { stdout: '', files: {} } },
   };
-  // The client's own timeouts come first; the sandbox's wall clock is the backstop.
-  const wallMs = Math.max(options.limits?.wallMs ?? 0, handshakeMs + listMs * 3 + 60_000);
-  const limits = { ...options.limits, wallMs: Math.max(options.limits?.wallMs ?? 0, wallMs) };
+  // The client's own timeouts come first; the sandbox's wall clock is the backstop (never shorter than usual).
+  const wallMs = Math.max(options.limits?.wallMs ?? DEFAULT_LIMITS.wallMs, handshakeMs + listMs * 3 + 60_000);
+  const limits = { ...options.limits, wallMs };
   out.run = await withInstalled(plan, { ...options, limits }, async ({ result, step }) => {
     const argv = [
       'node',
