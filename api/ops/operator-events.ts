@@ -11,6 +11,7 @@ const WRITES: Readonly<Record<string, string>> = {
   'POST /api/v1/ingest': 'contract ingested',
   'POST /api/v1/translate': 'contract translated and ingested',
   'POST /admin/update-trust': 'reliability scores updated',
+  'POST /admin/mcp-reviewed': 'mcp tool-list changes marked reviewed',
   'POST /admin/contributions/:id/accept': 'contribution accepted',
   'POST /admin/contributions/:id/reject': 'contribution rejected',
   'POST /admin/apis/compile': 'api manifest compiled',

@@ -1,20 +1,26 @@
-// npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github] [AID ...]
+// npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github]
+//   [--handshake-seconds S] [AID ...]
 // Installs and runs each tool's commands in the bubblewrap sandbox (build/verify/) and reports the outcome;
 // all tools when no aid is given. --json: one object per line {aid, status, level, reason, install_ms,
-// execute_ms}. --write stores record.verification in the contract files. Exit 0 when it ran, whatever the
-// outcomes; 2 when it could not run (no bubblewrap, unknown catalog folder).
+// execute_ms} (MCP servers add tools, tool_change, flagged). --write stores record.verification in the
+// contract files, and for MCP servers (identity.kind mcp_server, verified by a handshake) the tool list.
+// Exit 0 when it ran, whatever the outcomes; 2 when it could not run (no bubblewrap, unknown catalog folder).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore } from '../catalog/catalog-store.ts';
 import { loadConfig } from '../config.ts';
+import { DEFAULT_HANDSHAKE_MS } from '../verify/mcp-handshake.ts';
 import { sandboxUnavailable } from '../verify/sandbox.ts';
 import { verifyCatalog } from '../verify/verify-catalog.ts';
 import { exitOnHelp } from './help.ts';
 
 exitOnHelp(`
-usage: npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github] [AID ...]
+usage: npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github]
+                      [--handshake-seconds S] [AID ...]
 Installs and runs each tool's commands in the bubblewrap sandbox and reports passed / failed / unverifiable
-(all tools when no aid is given). --json: one object per line; --write stores record.verification.
+(all tools when no aid is given); MCP servers are started over stdio and verified by an MCP handshake.
+--json: one object per line; --write stores record.verification (and an MCP server's tool list).
+--handshake-seconds: how long an MCP server may take to answer the handshake (default 90).
 Exit 0 when it ran, 2 when it could not run.
 `);
 
@@ -25,7 +31,8 @@ const aids: string[] = [];
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i] as string;
   if (a === '--json' || a === '--write') flags.add(a.slice(2));
-  else if (a === '--catalog' || a === '--concurrency' || a === '--platform') options[a.slice(2)] = argv[++i] ?? '';
+  else if (a === '--catalog' || a === '--concurrency' || a === '--platform' || a === '--handshake-seconds')
+    options[a.slice(2)] = argv[++i] ?? '';
   else if (a.startsWith('--')) {
     console.error(`unknown option ${a}`);
     process.exit(2);
@@ -48,6 +55,12 @@ if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) {
   process.exit(2);
 }
 
+const handshakeSeconds = Number(options['handshake-seconds'] ?? DEFAULT_HANDSHAKE_MS / 1000);
+if (!Number.isFinite(handshakeSeconds) || handshakeSeconds < 1 || handshakeSeconds > 600) {
+  console.error('--handshake-seconds must be a number from 1 to 600');
+  process.exit(2);
+}
+
 const store = createCatalogStore({ dir: catalogDir, label: path.relative(process.cwd(), catalogDir) || 'catalog' });
 let selected = aids.length ? aids : await store.list('tools');
 if (options.platform) selected = selected.filter((aid) => aid.startsWith(`${options.platform}-`));
@@ -55,8 +68,9 @@ const counts = { passed: 0, failed: 0, unverifiable: 0 };
 const levels = { runs: 0, loads: 0 };
 await verifyCatalog(store, selected, {
   concurrency,
+  handshakeMs: handshakeSeconds * 1000,
   write: flags.has('write'),
-  onOutcome: ({ aid, verification: v, writeError }) => {
+  onOutcome: ({ aid, verification: v, writeError, tools, change, flagged }) => {
     counts[v.status]++;
     if (v.level) levels[v.level]++;
     if (flags.has('json')) {
@@ -67,10 +81,27 @@ await verifyCatalog(store, selected, {
         reason: v.reason,
         install_ms: v.install_ms,
         execute_ms: v.execute_ms,
+        ...(tools ? { tools: tools.names } : {}),
+        ...(change
+          ? {
+              tool_change: { added: change.added, removed: change.removed, changed: change.changed.map((c) => c.name) },
+            }
+          : {}),
+        ...(flagged?.length ? { flagged } : {}),
       };
       console.log(JSON.stringify(line));
     } else {
       console.log(`${v.status.padEnd(12)} ${aid}${v.level ? ` (${v.level})` : ''}: ${v.reason}`);
+      if (tools) console.log(`${''.padEnd(12)} tools: ${tools.names.join(', ') || '(none)'}`);
+      if (change) {
+        const what = [
+          ...change.added.map((n) => `+${n}`),
+          ...change.removed.map((n) => `-${n}`),
+          ...change.changed.map((c) => `~${c.name}`),
+        ];
+        console.log(`${''.padEnd(12)} tool list changed since the last read: ${what.join(', ')} (trust.status review)`);
+      }
+      if (flagged?.length) console.log(`${''.padEnd(12)} flagged for tool poisoning: ${flagged.join(', ')}`);
     }
     if (writeError) console.error(`${aid}: not stored: ${writeError}`);
   },

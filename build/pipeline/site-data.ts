@@ -1,5 +1,6 @@
 // Everything the Eleventy templates show, prepared in code so templates stay thin.
 import type { ApiPagesData } from './api-site-data.ts';
+import { type McpPageData, mcpPageData } from './mcp-page-data.ts';
 import type { Platform, ToolContract } from '../model/contract.ts';
 import { PLATFORMS } from '../model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../discovery/agent-document.ts';
@@ -54,6 +55,8 @@ export interface ToolPage {
   staticJsonPath: string;
   instructionsUrl: string | null;
   jsonLd: Record<string, unknown>;
+  /** MCP servers: the tools the last handshake listed, their flags, and the newest tool-list change. */
+  mcp: McpPageData | null;
 }
 export interface SiteData {
   name: string;
@@ -150,6 +153,7 @@ export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
     apiUrl: `${baseUrl}/api/v1/tools/${aid}`,
     staticJsonPath: `/${STATIC_TOOLS_DIR}/${aid}.json`,
     instructionsUrl: permitsInstructions(license) ? `${baseUrl}/api/v1/tools/${aid}/instructions` : null,
+    mcp: mcpPageData(c),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'SoftwareApplication',

@@ -1,6 +1,5 @@
 // npm run verify as a process: JSON lines per tool, --write stores valid evidence in the contract files,
 // exit 0 whatever the outcomes, 2 when it cannot run (no bubblewrap, no catalog).
-import { spawn } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,31 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateContract } from '../../../build/model/validate-contract.ts';
 import { type FakeRegistry, startFakeNpmRegistry } from '../../helpers/fake-npm-registry.ts';
 import { toolContract } from '../../helpers/tool-contract.ts';
+import { runVerifyCli } from '../../helpers/verify-cli.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 let registry: FakeRegistry;
 let catalog: string;
 
-function runCli(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['build/cli/verify.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = runVerifyCli;
 
 beforeAll(async () => {
   registry = await startFakeNpmRegistry([
@@ -102,6 +82,9 @@ describe('npm run verify', { timeout: 300_000 }, () => {
     const missing = await runCli(['--catalog', path.join(catalog, 'nope'), '--json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no tools folder/);
+    const badWait = await runCli(['--catalog', catalog, '--handshake-seconds', 'soon']);
+    expect(badWait.code).toBe(2);
+    expect(badWait.stderr).toMatch(/--handshake-seconds must be a number from 1 to 600/);
     const empty = await fsp.mkdtemp(path.join(os.tmpdir(), 'no-bwrap-'));
     try {
       const noSandbox = await runCli(['--catalog', catalog, '--json'], { PATH: empty });
