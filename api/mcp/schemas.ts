@@ -1,7 +1,7 @@
 // JSON Schemas of the MCP tools. Outputs reuse the OpenAPI components (the same schemas the REST responses
 // are tested against), made self-contained: an MCP client compiles each outputSchema on its own, so every
 // `#/components/schemas/X` becomes `#/$defs/X` and only the definitions it reaches are embedded.
-import { AID_PATTERN, PLATFORMS } from '../../build/model/contract.ts';
+import { AID_PATTERN, CONTRACT_KINDS, PLATFORMS } from '../../build/model/contract.ts';
 import { componentSchemas } from '../openapi/document.ts';
 import { LIMIT, Q_MAX } from '../services/requests.ts';
 import { TaxPayload } from '../services/tax-payload.ts';
@@ -69,6 +69,11 @@ export const inputSchemas = {
         description: 'Keywords or an intent phrase ("send transactional email"); empty lists the most reliable tools.',
       },
       category: { type: 'string', enum: [...PLATFORMS], description: 'Only tools from this source platform.' },
+      kind: {
+        type: 'string',
+        enum: [...CONTRACT_KINDS],
+        description: 'Only tools run by a command (tool) or only MCP servers (mcp_server); both when absent.',
+      },
       limit: { type: 'integer', ...MCP_LIST_LIMIT, description: 'How many tools, 1 to 10.' },
     },
     ['query'],

@@ -1,7 +1,7 @@
 // The MCP tools: what each one is (name, description, schemas, hints) and what it does. Every tool runs the
 // REST API's own functions (api/routes/tools.ts, the API catalog), so ranking, the tax gate's validation,
 // rate limit and telemetry are the same whichever way an agent comes in.
-import type { Platform } from '../../build/model/contract.ts';
+import type { ContractKind, Platform } from '../../build/model/contract.ts';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
 import { serviceSearch } from '../services/api-search.ts';
@@ -73,6 +73,7 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
         text(args.query),
         (args.category as Platform | undefined) ?? '',
         (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
+        (args.kind as ContractKind | undefined) ?? '',
       ),
   },
   get_tool: {

@@ -330,6 +330,7 @@ export function openApiDocument(baseUrl: string) {
             parameters: [
               qParam(false, 'Searched in aid, name, task, tags, commands, platform and schemas.'),
               { name: 'category', in: 'query', required: false, schema: QuerySchemas.category },
+              { name: 'kind', in: 'query', required: false, schema: QuerySchemas.kind },
             ],
           },
         ),

@@ -2,7 +2,7 @@
 // contract), POST /api/v1/tools/{aid} (the tax gate and telemetry), GET /api/v1/tools/{aid}/instructions
 // (plain-text agent instructions, permissive licences only). The work is in services/tools.ts, shared with MCP.
 import { getRouterParam, type H3, type H3Event } from 'h3';
-import { PLATFORMS } from '../../build/model/contract.ts';
+import { CONTRACT_KINDS, PLATFORMS } from '../../build/model/contract.ts';
 import type { AppContext } from '../context.ts';
 import { readJsonBody } from '../http/body.ts';
 import { callerOf } from '../http/caller.ts';
@@ -24,7 +24,8 @@ export function toolRoutes(app: H3, ctx: AppContext) {
   app.get('/api/v1/tools', (event) => {
     const q = textQuery(event, 'q', { required: false });
     const category = enumQuery(event, 'category', PLATFORMS);
-    return toolListJson(ctx, q, category).then((text) => jsonText(event, text));
+    const kind = enumQuery(event, 'kind', CONTRACT_KINDS);
+    return toolListJson(ctx, q, category, undefined, kind).then((text) => jsonText(event, text));
   });
 
   app.get('/api/v1/tools/trending', (event) =>

@@ -2,7 +2,7 @@
 // OpenAPI document (api/openapi/) shows them, so the two cannot drift. Body size limits live beside them.
 import Type from 'typebox';
 import { SNAKE_PATTERN } from '../../build/apis/manifest.ts';
-import { AID_PATTERN, PLATFORMS, ToolContract } from '../../build/model/contract.ts';
+import { AID_PATTERN, CONTRACT_KINDS, PLATFORMS, ToolContract } from '../../build/model/contract.ts';
 import { COMMAND_FIELDS } from '../writes/catalog-writes.ts';
 
 export const INGEST_BODY_LIMIT = 1024 * 1024;
@@ -154,5 +154,8 @@ export const QuerySchemas = {
     description: 'Keywords or an intent phrase ("send transactional email"). Control characters are removed.',
   }),
   category: Type.Enum([...PLATFORMS], { description: 'Only tools from this source platform.' }),
+  kind: Type.Enum([...CONTRACT_KINDS], {
+    description: 'Only tools run by a command (tool) or only MCP servers (mcp_server); both when absent.',
+  }),
   limit: Type.Integer({ ...LIMIT, description: 'How many tools, 1 to 20.' }),
 };

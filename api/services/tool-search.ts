@@ -4,7 +4,7 @@
 // the dynamic and static searches agree. Routes never import build/search directly.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Platform, ToolContract } from '../../build/model/contract.ts';
+import type { ContractKind, Platform, ToolContract } from '../../build/model/contract.ts';
 import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../../build/search/documents.ts';
 import { createSearchIndex } from '../../build/search/engine.ts';
 import { readExpansions } from '../../build/search/expand.ts';
@@ -15,7 +15,7 @@ import { isListable } from '../../build/model/views.ts';
 
 export interface ToolSearch {
   /** Empty query: the top tools by reliability. Otherwise relevance combined with reliability. */
-  search(q: string, options: { platform?: Platform | ''; limit: number }): ToolContract[];
+  search(q: string, options: { platform?: Platform | ''; limit: number; kind?: ContractKind }): ToolContract[];
   upsert(contract: ToolContract): void;
   remove(aid: string): void;
 }
@@ -63,9 +63,14 @@ export function createToolSearch(
     services,
   });
   return {
-    search: (q, { platform, limit }) =>
+    search: (q, { platform, limit, kind }) =>
       engine
-        .search(q, { limit, ...(platform ? { platform } : {}) })
+        .search(q, {
+          limit,
+          ...(platform ? { platform } : {}),
+          // An absent identity.kind is a tool.
+          ...(kind ? { filter: (id: string) => (byAid.get(id)?.identity.kind ?? 'tool') === kind } : {}),
+        })
         .map((h) => byAid.get(h.id))
         .filter((c): c is ToolContract => c !== undefined),
     upsert(c) {

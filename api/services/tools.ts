@@ -2,7 +2,7 @@
 // lookups of one contract (counted), and the tax gate (a report, durable before the full contract is given).
 // Shared by routes/tools.ts and the MCP tools (api/mcp), so both ways in behave the same.
 import { isSafeId } from '../../build/catalog/catalog-store.ts';
-import { AID_PATTERN, type Platform, type ToolContract } from '../../build/model/contract.ts';
+import { AID_PATTERN, type ContractKind, type Platform, type ToolContract } from '../../build/model/contract.ts';
 import {
   fullContract,
   LISTING_NOTE,
@@ -67,9 +67,12 @@ export async function toolListJson(
   q: string,
   category: Platform | '',
   limit = LIST_LIMIT,
+  kind: ContractKind | '' = '',
 ): Promise<string> {
-  const items = await listingJson(ctx, ctx.toolSearch.search(q, { platform: category, limit }));
-  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
+  const found = ctx.toolSearch.search(q, { platform: category, limit, ...(kind ? { kind } : {}) });
+  const items = await listingJson(ctx, found);
+  const kindJson = kind ? `"kind":${JSON.stringify(kind)},` : '';
+  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
 }
 
 /** What GET /api/v1/tools/trending answers, as JSON text. */
