@@ -55,9 +55,13 @@ export class CatalogClient {
     this.baseUrl = baseUrl;
   }
 
-  /** `GET /api/v1/tools?q=&category=`, the top hits in order. */
+  /**
+   * `GET /api/v1/tools?q=&category=&kind=tool`, the top hits in order. The agent needs a command to run, so it
+   * asks for tools, not MCP servers (a server answers a client, it does not do the task on a file).
+   */
   async search(need: string, category: string): Promise<ListingHit[]> {
-    const url = `${this.baseUrl}/api/v1/tools?q=${encodeURIComponent(need)}&category=${encodeURIComponent(category)}`;
+    const q = encodeURIComponent(need);
+    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool`;
     return hitsOf((await json<{ results?: ListingItem[] }>(await send(url), 'search')).results);
   }
 
@@ -83,7 +87,7 @@ export class CatalogClient {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${this.baseUrl}/mcp`)));
       this.mcp = client;
     }
-    const r = await this.mcp.callTool({ name: 'search_tools', arguments: { query: need, category } });
+    const r = await this.mcp.callTool({ name: 'search_tools', arguments: { query: need, category, kind: 'tool' } });
     if (r.isError) throw new Error(`MCP search_tools: ${JSON.stringify(r.content).slice(0, 200)}`);
     return hitsOf((r.structuredContent as { results?: ListingItem[] } | undefined)?.results);
   }
