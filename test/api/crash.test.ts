@@ -120,7 +120,7 @@ describe('kill -9 under telemetry load', () => {
     await expectCountsKept(second, load);
     await expectSiteIntact(site, second);
     await second.stop();
-  });
+  }, 240_000); // process kills and restarts: generous on a loaded machine
 
   describe('Redis backend', () => {
     let redis: RedisProcess;
@@ -141,6 +141,6 @@ describe('kill -9 under telemetry load', () => {
       await expectCountsKept(second, load);
       await expectSiteIntact(site, second);
       await second.stop();
-    });
+    }, 240_000); // process kills and restarts: generous on a loaded machine
   });
 });

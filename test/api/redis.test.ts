@@ -94,7 +94,7 @@ describe('two API processes sharing one Redis', () => {
     // Nothing went to files: the DATA_DIRs hold no telemetry log.
     for (const n of [0, 1])
       expect(await fsp.readdir(path.join(site.dataDir(n), 'telemetry')).catch(() => [])).toEqual([]);
-  });
+  }, 300_000); // 10,000 requests through two processes: minutes on a loaded 2-core machine
 
   it('shows a lookup made on one process in the other process at once', async () => {
     const url = (s: ApiProcess) => `${s.url}/api/v1/tools/pypi-pyqt5-v1`;
