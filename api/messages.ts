@@ -63,6 +63,9 @@ export const CATALOG = {
   reportNotStored: 'Your report could not be stored, so nothing was recorded; please retry later.',
   rateLimited: (s: number) => `Too many requests: retry after ${s} s`,
   writeLockBusy: 'Another instance is writing the catalog; nothing was changed, please retry shortly.',
+  notMcpServer: (aid: string) => `'${clip(aid, 140)}' is not an MCP-server contract: it has no tool list to review`,
+  nothingToReview: (aid: string) =>
+    `'${clip(aid, 140)}' has no open tool-list change or flag to review (trust.status is not review)`,
 } as const;
 
 export const ADMIN = {

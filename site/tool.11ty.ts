@@ -1,5 +1,5 @@
 // `/tools/<aid>/`: one page per contract with every public block (never `action`) and JSON-LD.
-import type { SiteData, ToolPage } from '../build/pipeline/site-data.ts';
+import type { McpPageData, SiteData, ToolPage } from '../build/pipeline/site-data.ts';
 import { verificationText } from '../build/model/views.ts';
 import { esc, jsonForHtml } from './escape.ts';
 import { layout } from './layout.ts';
@@ -11,6 +11,37 @@ export const data = {
 
 const row = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
 const pre = (value: unknown) => `<pre>${esc(JSON.stringify(value, null, 2))}</pre>`;
+const names = (list: string[]) => (list.length ? list.map((n) => `<code>${esc(n)}</code>`).join(', ') : 'none');
+
+/** The server's tools as its last handshake listed them, each flag, and the newest change with before/after. */
+function mcpSection(m: McpPageData): string {
+  const read = m.toolsReadAt
+    ? `Listed by a handshake in the verifier's sandbox on ${esc(m.toolsReadAt.slice(0, 10))}${m.server ? ` (server ${esc(m.server)})` : ''}.`
+    : 'No handshake has listed its tools yet.';
+  const review = m.inReview
+    ? '<p class="warning"><strong>Under review:</strong> its tool list changed or a tool description was flagged since an operator last looked.</p>'
+    : '';
+  const tools = m.tools
+    .map(
+      (t) =>
+        `<li id="mcp-tool-${esc(t.name)}"><code>${esc(t.name)}</code>${t.title ? ` (${esc(t.title)})` : ''}: ${esc(t.description)}${
+          t.flags.length ? `<ul class="flags">${t.flags.map((f) => `<li>Flagged: ${esc(f)}</li>`).join('')}</ul>` : ''
+        }</li>`,
+    )
+    .join('\n');
+  const c = m.change;
+  const change = c
+    ? `<h3>Last tool-list change</h3>
+<p>Detected ${esc(c.detectedAt)}; ${c.reviewedAt ? `reviewed ${esc(c.reviewedAt)}` : 'not reviewed yet'}. Added: ${names(c.added)}. Removed: ${names(c.removed)}.</p>
+${c.changed.map((x) => `<h4>Changed: <code>${esc(x.name)}</code></h4>\n<p>Before:</p><pre>${esc(x.before)}</pre>\n<p>After:</p><pre>${esc(x.after)}</pre>`).join('\n')}`
+    : '';
+  return `<h2>MCP server tools</h2>
+<p>Transport: ${esc(m.transport)}${m.url ? ` at <code>${esc(m.url)}</code>` : ''}. ${read}</p>
+${review}<ul class="mcp-tools">
+${tools}
+</ul>
+${change}`;
+}
 
 export function render(d: { tool: ToolPage; site: SiteData }): string {
   const { tool: t, site } = d;
@@ -32,6 +63,7 @@ ${row('tags', esc((c.identity.tags ?? []).join(', ') || 'none'))}
 ${pre(c.logic.input_schema)}
 <h3>Output schema</h3>
 ${pre(c.logic.output_schema)}
+${t.mcp ? mcpSection(t.mcp) : ''}
 <h2>Trust</h2>
 <dl>
 ${row('reliability score', esc(c.trust.reliability_score))}

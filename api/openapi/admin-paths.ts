@@ -6,6 +6,7 @@ import {
   AcceptRequest,
   CompileApiRequest,
   ContributionRequest,
+  McpReviewedRequest,
   TranslateRequest,
   UpdateTrustRequest,
 } from '../services/requests.ts';
@@ -71,6 +72,18 @@ export const adminComponentSchemas: Record<string, object> = {
     },
   },
   UpdateTrustRequest,
+  McpReviewedRequest,
+  McpReviewedResult: {
+    type: 'object',
+    required: ['status', 'aid', 'trust_status', 'reviewed_at', 'latest_change'],
+    properties: {
+      status: { const: 'ok' },
+      aid: str,
+      trust_status: str,
+      reviewed_at: { type: 'string', format: 'date-time' },
+      latest_change: { oneOf: [ref('McpToolChange'), { type: 'null' }] },
+    },
+  },
   UpdateTrustResult: {
     type: 'object',
     required: ['status', 'updated', 'unknown', 'calculated_at'],
@@ -248,6 +261,21 @@ export const adminPaths = {
         422: invalid,
       },
       body('UpdateTrustRequest', '2 MB'),
+    ),
+  },
+  '/admin/mcp-reviewed': {
+    post: admin(
+      'mcpReviewed',
+      "Mark an MCP server's tool-list changes and poisoning flags reviewed: trust.status review becomes active",
+      {
+        200: json(ref('McpReviewedResult'), 'Reviewed'),
+        404: error('No such tool'),
+        409: error('Not an MCP-server contract, or nothing open to review'),
+        413: error('Body over 1 MB'),
+        415: error('Body is not JSON'),
+        422: invalid,
+      },
+      body('McpReviewedRequest', '1 MB'),
     ),
   },
   '/admin/trust-evidence': {

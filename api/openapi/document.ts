@@ -6,6 +6,7 @@ import {
   AID_PATTERN,
   Identity,
   Logic,
+  McpToolChange,
   PLATFORMS,
   SchemaObject,
   ServedAction,
@@ -81,6 +82,7 @@ export const componentSchemas: Record<string, object> = {
   Action,
   ServedAction,
   ToolContract,
+  McpToolChange,
   TaxPayload,
   WrappedTaxPayload,
   TrustTelemetry: obj({
@@ -102,8 +104,15 @@ export const componentSchemas: Record<string, object> = {
   },
   ServedTrust: {
     ...Trust,
-    properties: { ...Trust.properties, verification: ref('TrustVerification'), telemetry: ref('TrustTelemetry') },
-    description: 'The trust block with the verification evidence; the API adds live telemetry counters.',
+    properties: {
+      ...Trust.properties,
+      verification: ref('TrustVerification'),
+      mcp_change: { oneOf: [ref('McpToolChange'), { type: 'null' }] },
+      telemetry: ref('TrustTelemetry'),
+    },
+    description:
+      'The trust block with the verification evidence; MCP servers add mcp_change (the newest tool-list change, ' +
+      'null before any); the API adds live telemetry counters.',
   },
   RegistryBlock: obj({ canonical: str, catalog: str, mcp: str, contribute: str, note: str }),
   TelemetryProtocol: obj({

@@ -1,5 +1,5 @@
 // /admin/*: POST /admin/update-trust (a batch of scores), GET /admin/trust-evidence (what `npm run trust`
-// scores from), GET /admin/rebuild (rebuild status), and the review queue: GET /admin/contributions,
+// scores from), POST /admin/mcp-reviewed (an MCP server's tool-list change or flags were reviewed), GET /admin/rebuild (rebuild status), and the review queue: GET /admin/contributions,
 // POST /admin/contributions/{id}/accept and /reject. Web-API admin routes: routes/admin-apis.ts.
 // Every route authenticates first (http/admin-guard.ts) and writes only through api/writes/.
 import { getRouterParam, type H3 } from 'h3';
@@ -7,13 +7,19 @@ import type Type from 'typebox';
 import type { AppContext } from '../context.ts';
 import { requireAdminOf } from '../http/admin-guard.ts';
 import { readJsonBody } from '../http/body.ts';
-import { AcceptRequest, UPDATE_TRUST_BODY_LIMIT, UpdateTrustRequest } from '../services/requests.ts';
+import {
+  AcceptRequest,
+  McpReviewedRequest,
+  UPDATE_TRUST_BODY_LIMIT,
+  UpdateTrustRequest,
+} from '../services/requests.ts';
 import { acceptContribution, listContributions, queuedItem, rejectContribution } from '../services/review.ts';
-import { trustEvidence, updateTrustBatch } from '../services/trust-admin.ts';
+import { mcpReviewed, trustEvidence, updateTrustBatch } from '../services/trust-admin.ts';
 import { bodyChecker } from '../services/validation.ts';
 
 const checkTrust = bodyChecker<Type.Static<typeof UpdateTrustRequest>>(UpdateTrustRequest);
 const checkAccept = bodyChecker<Type.Static<typeof AcceptRequest>>(AcceptRequest);
+const checkMcpReviewed = bodyChecker<Type.Static<typeof McpReviewedRequest>>(McpReviewedRequest);
 
 export function adminRoutes(app: H3, ctx: AppContext) {
   const admin = requireAdminOf(ctx);
@@ -22,6 +28,11 @@ export function adminRoutes(app: H3, ctx: AppContext) {
   app.post('/admin/update-trust', async (event) => {
     await admin(event);
     return updateTrustBatch(ctx, checkTrust(await readJsonBody(event, { limit: UPDATE_TRUST_BODY_LIMIT })));
+  });
+
+  app.post('/admin/mcp-reviewed', async (event) => {
+    await admin(event);
+    return mcpReviewed(ctx, checkMcpReviewed(await readJsonBody(event)));
   });
 
   app.get('/admin/trust-evidence', async (event) => {

@@ -33,6 +33,17 @@ export const UpdateTrustRequest = Type.Object(
   { additionalProperties: false, title: 'UpdateTrustRequest' },
 );
 
+export const McpReviewedRequest = Type.Object(
+  {
+    aid: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The MCP-server contract whose changes were reviewed.',
+    }),
+  },
+  { additionalProperties: false, title: 'McpReviewedRequest' },
+);
+
 export const AcceptRequest = Type.Object(
   {
     field: Type.Optional(

@@ -2,9 +2,10 @@
 import type Type from 'typebox';
 import type { AppContext } from '../context.ts';
 import { ADMIN, VALIDATION } from '../messages.ts';
-import { updateTrust } from '../writes/catalog-writes.ts';
+import { latestToolChange } from '../../build/model/views.ts';
+import { markMcpReviewed, updateTrust } from '../writes/catalog-writes.ts';
 import { DomainError, invalidItems } from './errors.ts';
-import type { UpdateTrustRequest } from './requests.ts';
+import type { McpReviewedRequest, UpdateTrustRequest } from './requests.ts';
 
 /** Stores a batch of scores; a batch naming an aid twice is refused whole. */
 export async function updateTrustBatch(ctx: AppContext, body: Type.Static<typeof UpdateTrustRequest>) {
@@ -37,4 +38,17 @@ export async function trustEvidence(ctx: Pick<AppContext, 'telemetry' | 'snapsho
     return [{ ...e, reliability_score: c.trust.reliability_score, reliability_calculated_at: calculated }];
   });
   return { generated_at: new Date().toISOString(), count: tools.length, tools };
+}
+
+/** An operator reviewed an MCP server's tool-list change or flags: back to active, changes marked reviewed. */
+export async function mcpReviewed(ctx: AppContext, body: Type.Static<typeof McpReviewedRequest>) {
+  const at = new Date().toISOString();
+  const contract = await markMcpReviewed(ctx, body.aid, at);
+  return {
+    status: 'ok',
+    aid: body.aid,
+    trust_status: contract.trust.status,
+    reviewed_at: at,
+    latest_change: latestToolChange(contract),
+  };
 }

@@ -7,6 +7,7 @@
 import type { CatalogStore } from '../../build/catalog/catalog-store.ts';
 import type { ToolContract } from '../../build/model/contract.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
+import { markToolChangesReviewed } from '../../build/mcp/tool-list.ts';
 import { validateContract } from '../../build/model/validate-contract.ts';
 import { refreshTools, replaceTools } from './catalog-sync.ts';
 import { CATALOG } from '../messages.ts';
@@ -143,6 +144,23 @@ export async function setCommand(
     const current = ctx.snapshot.byAid.get(aid);
     if (!current) throw new DomainError('not_found', CATALOG.toolNotFound(aid));
     const next = checkedContract({ ...current, action: { ...current.action, [field]: value } }, at);
+    await commit(ctx, [next]);
+    return next;
+  });
+}
+
+/**
+ * An operator reviewed an MCP server's tool-list changes and flags: every open change gets reviewed_at and a
+ * `review` status goes back to `active`. Refused for a contract that is not an MCP server or has nothing open.
+ */
+export async function markMcpReviewed(ctx: WriteContext, aid: string, at: string): Promise<ToolContract> {
+  return writingTools(ctx, [aid], async () => {
+    const current = ctx.snapshot.byAid.get(aid);
+    if (!current) throw new DomainError('not_found', CATALOG.toolNotFound(aid));
+    if (current.identity.kind !== 'mcp_server') throw new DomainError('conflict', CATALOG.notMcpServer(aid));
+    const open = current.record?.mcp_tool_changes?.some((c) => !c.reviewed_at) ?? false;
+    if (current.trust.status !== 'review' && !open) throw new DomainError('conflict', CATALOG.nothingToReview(aid));
+    const next = checkedContract(markToolChangesReviewed(current, new Date(at)));
     await commit(ctx, [next]);
     return next;
   });

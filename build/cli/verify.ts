@@ -1,8 +1,9 @@
 // npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github] [AID ...]
 // Installs and runs each tool's commands in the bubblewrap sandbox (build/verify/) and reports the outcome;
 // all tools when no aid is given. --json: one object per line {aid, status, level, reason, install_ms,
-// execute_ms}. --write stores record.verification in the contract files. Exit 0 when it ran, whatever the
-// outcomes; 2 when it could not run (no bubblewrap, unknown catalog folder).
+// execute_ms} (MCP servers add tools, tool_change, flagged). --write stores record.verification in the
+// contract files, and for MCP servers (identity.kind mcp_server, verified by a handshake) the tool list.
+// Exit 0 when it ran, whatever the outcomes; 2 when it could not run (no bubblewrap, unknown catalog folder).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalogStore } from '../catalog/catalog-store.ts';
@@ -14,7 +15,8 @@ import { exitOnHelp } from './help.ts';
 exitOnHelp(`
 usage: npm run verify [-- --catalog DIR] [--json] [--write] [--concurrency N] [--platform npm|pypi|github] [AID ...]
 Installs and runs each tool's commands in the bubblewrap sandbox and reports passed / failed / unverifiable
-(all tools when no aid is given). --json: one object per line; --write stores record.verification.
+(all tools when no aid is given); MCP servers are started over stdio and verified by an MCP handshake.
+--json: one object per line; --write stores record.verification (and an MCP server's tool list).
 Exit 0 when it ran, 2 when it could not run.
 `);
 
@@ -56,7 +58,7 @@ const levels = { runs: 0, loads: 0 };
 await verifyCatalog(store, selected, {
   concurrency,
   write: flags.has('write'),
-  onOutcome: ({ aid, verification: v, writeError }) => {
+  onOutcome: ({ aid, verification: v, writeError, tools, change, flagged }) => {
     counts[v.status]++;
     if (v.level) levels[v.level]++;
     if (flags.has('json')) {
@@ -67,10 +69,27 @@ await verifyCatalog(store, selected, {
         reason: v.reason,
         install_ms: v.install_ms,
         execute_ms: v.execute_ms,
+        ...(tools ? { tools: tools.names } : {}),
+        ...(change
+          ? {
+              tool_change: { added: change.added, removed: change.removed, changed: change.changed.map((c) => c.name) },
+            }
+          : {}),
+        ...(flagged?.length ? { flagged } : {}),
       };
       console.log(JSON.stringify(line));
     } else {
       console.log(`${v.status.padEnd(12)} ${aid}${v.level ? ` (${v.level})` : ''}: ${v.reason}`);
+      if (tools) console.log(`${''.padEnd(12)} tools: ${tools.names.join(', ') || '(none)'}`);
+      if (change) {
+        const what = [
+          ...change.added.map((n) => `+${n}`),
+          ...change.removed.map((n) => `-${n}`),
+          ...change.changed.map((c) => `~${c.name}`),
+        ];
+        console.log(`${''.padEnd(12)} tool list changed since the last read: ${what.join(', ')} (trust.status review)`);
+      }
+      if (flagged?.length) console.log(`${''.padEnd(12)} flagged for tool poisoning: ${flagged.join(', ')}`);
     }
     if (writeError) console.error(`${aid}: not stored: ${writeError}`);
   },

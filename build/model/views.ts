@@ -1,7 +1,7 @@
 // The shapes a contract is served in (spec 2.1, 2.3-2.5): listing item, partial contract (action withheld),
 // full contract. Pure functions shared by the static build and the API so both give the same bytes.
 import { servedArgv } from './command.ts';
-import type { Action, ServedAction, ToolContract } from './contract.ts';
+import type { Action, McpToolChange, ServedAction, ToolContract } from './contract.ts';
 
 export interface RegistryBlock {
   canonical: string;
@@ -69,9 +69,24 @@ export function rankingPrior(c: ToolContract): number {
   return c.record?.verification?.status === 'failed' ? c.trust.reliability_score * 0.75 : c.trust.reliability_score;
 }
 
+/**
+ * The newest tool-list change of an MCP server (record.mcp_tool_changes is bookkeeping and not served, so
+ * the trust block carries this one as `mcp_change`, with its before/after descriptions and reviewed_at).
+ */
+export function latestToolChange(c: ToolContract): McpToolChange | null {
+  const changes = c.record?.mcp_tool_changes;
+  return changes?.length ? (changes[changes.length - 1] as McpToolChange) : null;
+}
+
 /** The contract blocks anyone may see: identity, logic, trust (record and $schema are bookkeeping). */
 export function publicBlocks(c: ToolContract, telemetry?: TrustTelemetry) {
-  const trust = { ...c.trust, status: servedStatus(c), verification: trustVerification(c) };
+  const trust = {
+    ...c.trust,
+    status: servedStatus(c),
+    verification: trustVerification(c),
+    // MCP servers only, so the trust block of every other contract keeps its shape.
+    ...(c.identity.kind === 'mcp_server' ? { mcp_change: latestToolChange(c) } : {}),
+  };
   return { identity: c.identity, logic: c.logic, trust: telemetry ? { ...trust, telemetry } : trust };
 }
 

@@ -5,6 +5,7 @@ import { PLATFORMS } from '../model/contract.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../discovery/agent-document.ts';
 import { STATIC_TOOLS_DIR } from '../discovery/static-json.ts';
 import { permitsInstructions } from '../model/license.ts';
+import { latestToolChange } from '../model/views.ts';
 
 /** Index pages hold at most this many entries; past that the index splits into /page/N/. */
 export const INDEX_PAGE_SIZE = 2000;
@@ -36,6 +37,24 @@ export interface ToolPage {
   staticJsonPath: string;
   instructionsUrl: string | null;
   jsonLd: Record<string, unknown>;
+  /** MCP servers: the tools the last handshake listed, their flags, and the newest tool-list change. */
+  mcp: McpPageData | null;
+}
+export interface McpPageData {
+  transport: string;
+  url: string | null;
+  /** `name version` the server gave in the handshake, or null before any. */
+  server: string | null;
+  toolsReadAt: string | null;
+  inReview: boolean;
+  tools: { name: string; title: string | null; description: string; flags: string[] }[];
+  change: {
+    detectedAt: string;
+    reviewedAt: string | null;
+    added: string[];
+    removed: string[];
+    changed: { name: string; before: string; after: string }[];
+  } | null;
 }
 export interface SiteData {
   name: string;
@@ -85,6 +104,41 @@ export function indexPages(tools: ToolContract[]): IndexPage[] {
   return pages;
 }
 
+/** The MCP part of a tool page (null for a tool that is not an MCP server). */
+export function mcpPageData(c: ToolContract): McpPageData | null {
+  const mcp = c.logic.mcp;
+  if (c.identity.kind !== 'mcp_server' || !mcp) return null;
+  const change = latestToolChange(c);
+  return {
+    transport: mcp.transport,
+    url: mcp.url ?? null,
+    server: mcp.server_info
+      ? `${mcp.server_info.name}${mcp.server_info.version ? ` ${mcp.server_info.version}` : ''}`
+      : null,
+    toolsReadAt: mcp.tools_read_at,
+    inReview: c.trust.status === 'review',
+    tools: mcp.tools.map((t) => ({
+      name: t.name,
+      title: t.title ?? null,
+      description: t.description ?? '',
+      flags: t.flags ?? [],
+    })),
+    change: change
+      ? {
+          detectedAt: change.detected_at,
+          reviewedAt: change.reviewed_at ?? null,
+          added: change.added,
+          removed: change.removed,
+          changed: change.changed.map((x) => ({
+            name: x.name,
+            before: x.before.description ?? '',
+            after: x.after.description ?? '',
+          })),
+        }
+      : null,
+  };
+}
+
 export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
   const { aid, name, task, version, license, platform } = c.identity;
   const canonical = `${baseUrl}/tools/${aid}/`;
@@ -101,6 +155,7 @@ export function toolPage(c: ToolContract, baseUrl: string): ToolPage {
     apiUrl: `${baseUrl}/api/v1/tools/${aid}`,
     staticJsonPath: `/${STATIC_TOOLS_DIR}/${aid}.json`,
     instructionsUrl: permitsInstructions(license) ? `${baseUrl}/api/v1/tools/${aid}/instructions` : null,
+    mcp: mcpPageData(c),
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'SoftwareApplication',

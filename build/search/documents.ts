@@ -44,17 +44,42 @@ export interface SearchDocument {
   display: { name: string; task: string; platform: string; reliability: number };
 }
 
+/** Descriptions are instructions for a model and can run to pages: the first sentence says what the tool does. */
+const MCP_DESCRIPTION_CHARS = 200;
+const firstSentence = (text: string) => clip(text.split(/(?<=[.!?])\s|\n/)[0] ?? '', MCP_DESCRIPTION_CHARS);
+
+/**
+ * An MCP server's listed tools, indexed the way an API's operations are: tool names as aliases (`read_file`
+ * as "read file"), the first sentence of each description appended to the task.
+ */
+function mcpToolText(c: ToolContract): { aliases: string[]; task: string[] } {
+  const tools = c.logic.mcp?.tools ?? [];
+  return {
+    aliases: tools.map((t) => t.name.replace(/[_.\-/]+/g, ' ')),
+    task: tools.map((t) => firstSentence(t.description ?? t.title ?? '')).filter(Boolean),
+  };
+}
+
 export function documentFromContract(c: ToolContract): SearchDocument {
   const id = c.identity;
   const types = [c.logic.input_schema.type, c.logic.output_schema.type].filter((t) => t !== 'any');
   const commands = [c.action.install_cmd, c.action.execute_cmd].filter((x): x is string => typeof x === 'string');
+  const mcp = mcpToolText(c);
+  const task = [id.task ?? '', ...mcp.task].filter(Boolean).join('. ');
   return {
     id: id.aid,
     kind: 'tool',
     platform: id.platform,
     prior: rankingPrior(c),
     popularity: c.trust.popularity ?? null,
-    fields: { name: id.name, task: id.task ?? '', tags: id.tags ?? [], commands, types },
+    fields: {
+      name: id.name,
+      ...(mcp.aliases.length ? { aliases: mcp.aliases } : {}),
+      task,
+      tags: id.tags ?? [],
+      commands,
+      types,
+    },
     display: {
       name: id.name,
       task: clip(id.task ?? '', 160),

@@ -204,12 +204,27 @@ function loadTargets(runtime: Runtime, executeArgv: string[], contract: ToolCont
     : [{ module: name.replace(/-/g, '_').toLowerCase(), names: [] }];
 }
 
-export async function runContract(contract: ToolContract, options: RunOptions = {}): Promise<RunResult> {
+/** What a contract's commands become once checked: the runtime, both argument vectors, the filled inputs. */
+export interface RunPlan {
+  runtime: Runtime;
+  installArgv: string[];
+  executeArgv: string[];
+  inputs: Record<string, FilledInput>;
+  requires: Requirements;
+}
+
+const emptyResult = (requires: Requirements): RunResult => ({
+  requires,
+  inputs: {},
+  outputs: { stdout: '', files: {} },
+});
+
+/** Checks a contract's commands and fills its placeholders; a RunResult with `notRun` when they must not run. */
+export function planRun(contract: ToolContract, options: Pick<RunOptions, 'values'> = {}): RunPlan | RunResult {
   const action = contract.action;
   const requires: Requirements = action.requires ?? {};
-  const base: RunResult = { requires, inputs: {}, outputs: { stdout: '', files: {} } };
   const notRun = (status: 'unverifiable' | 'failed', reason: string): RunResult => ({
-    ...base,
+    ...emptyResult(requires),
     notRun: { status, reason },
   });
 
@@ -237,27 +252,55 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
   const executeBad = execute.problems.filter((p) => NOT_A_TASK.has(p.kind));
   if (executeBad.length) return notRun('failed', `execute_cmd ${describe(executeBad)}`);
 
-  const executeTemplate = execute.argv;
   const inputs = fillInputs(contract, execute.placeholders, options.values);
   const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.value]));
-  const executeArgv = fillArgv(executeTemplate, values);
+  return { runtime, installArgv, executeArgv: fillArgv(execute.argv, values), inputs, requires };
+}
+
+export interface StepExtra {
+  /** Serve the sample files on the sandbox's own loopback. */
+  fixture?: boolean;
+  /** More environment variables for this step. */
+  env?: Record<string, string>;
+  /** Host paths mounted read-only at another place in the sandbox. */
+  readOnlyBinds?: { from: string; to: string }[];
+}
+
+/** A fresh project folder or venv with the contract's package installed; `step` runs one more command offline. */
+export interface Installed {
+  workDir: string;
+  result: RunResult;
+  step(argv: string[], extra?: StepExtra): Promise<StepResult>;
+}
+
+/**
+ * Sets up the runtime, runs the install through the allow-list proxy, closes the proxy, then hands the
+ * installed work folder to `body` (which runs its steps offline). Removes the work folder afterwards.
+ */
+export async function withInstalled(
+  plan: RunPlan,
+  options: Pick<RunOptions, 'files' | 'limits' | 'registries'>,
+  body: (installed: Installed) => Promise<void>,
+): Promise<RunResult> {
+  const { runtime, inputs } = plan;
   const registries = options.registries ?? registriesFromEnv();
   const access = registryAccess(registries);
   const trust = trustSettings();
   const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'verify-work-'));
   const proxy = await startAllowListProxy(access.hosts);
-  const result: RunResult = { ...base, runtime, inputs };
+  const result: RunResult = { ...emptyResult(plan.requires), runtime, inputs };
   try {
     await placeInputs(workDir, inputs, options.files);
-    const step = async (argv: string[], online: boolean, extra: { fixture?: boolean } = {}): Promise<StepResult> => ({
+    const step = async (argv: string[], online: boolean, extra: StepExtra = {}): Promise<StepResult> => ({
       argv,
       ...(await runSandboxed({
         argv,
         workDir,
-        env: { ...trust.env, ...stepEnv(runtime, registries, online) },
+        env: { ...trust.env, ...stepEnv(runtime, registries, online), ...extra.env },
         ...(options.limits ? { limits: options.limits } : {}),
         ...(online ? { proxySocket: proxy.socketPath, readOnlyPaths: [...access.paths, ...trust.paths] } : {}),
         ...(extra.fixture ? { fixtureDir: SAMPLES_DIR } : {}),
+        ...(extra.readOnlyBinds ? { readOnlyBinds: extra.readOnlyBinds } : {}),
       })),
     });
     result.setup =
@@ -265,12 +308,25 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
         ? await step(['npm', 'init', '-y'], false)
         : await step(['/usr/bin/python3', '-m', 'venv', `${SANDBOX_WORK}/.venv`], false);
     if (result.setup.code !== 0) return result;
-    result.install = await step(installArgv, true);
+    result.install = await step(plan.installArgv, true);
     if (proxy.unreachable.length) result.unreachableRegistries = [...new Set(proxy.unreachable)];
     if (result.install.code !== 0) return result;
     // The proxy is closed before anything the package installed runs again.
     await proxy.close();
-    result.execute = await step(executeArgv, false, { fixture: true });
+    await body({ workDir, result, step: (argv, extra) => step(argv, false, extra) });
+    return result;
+  } finally {
+    await proxy.close().catch(() => {});
+    await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+export async function runContract(contract: ToolContract, options: RunOptions = {}): Promise<RunResult> {
+  const plan = planRun(contract, options);
+  if (!('installArgv' in plan)) return plan;
+  const { runtime, inputs, requires, executeArgv } = plan;
+  return withInstalled(plan, options, async ({ workDir, result, step }) => {
+    result.execute = await step(executeArgv, { fixture: true });
     result.outputs = await collectOutputs(workDir, inputs, result.execute.stdout);
     // A tool that needs the internet (other than the URL it was given, served by the fixture) or credentials
     // cannot show its task offline, even when it exits 0: it is checked to load instead (level `loads`).
@@ -278,11 +334,7 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
     const needsOutside = (requires.network === true && !fetchesFixture) || (requires.env?.length ?? 0) > 0;
     if (needsOutside) {
       const argv = await writeLoadCheck(workDir, runtime, loadTargets(runtime, executeArgv, contract));
-      result.loadCheck = await step(argv, false);
+      result.loadCheck = await step(argv);
     }
-    return result;
-  } finally {
-    await proxy.close().catch(() => {});
-    await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
-  }
+  });
 }

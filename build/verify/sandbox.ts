@@ -58,6 +58,8 @@ export interface SandboxRequest {
   proxySocket?: string;
   /** Extra host paths mounted read-only at the same place (a local package index, find-links). */
   readOnlyPaths?: string[];
+  /** Host paths mounted read-only at another place (the verifier's own MCP client and its packages). */
+  readOnlyBinds?: { from: string; to: string }[];
   /** Host folder served on the sandbox's own loopback at http://127.0.0.1:FIXTURE_PORT/ (no way out). */
   fixtureDir?: string;
 }
@@ -212,6 +214,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxResu
     args.push('--size', String(limits.tmpBytes), '--perms', '0700', '--tmpfs', SANDBOX_HOME);
     args.push('--bind', request.workDir, SANDBOX_WORK, '--chdir', SANDBOX_WORK);
     for (const p of request.readOnlyPaths ?? []) if (existsSync(p)) args.push('--ro-bind', p, p);
+    for (const b of request.readOnlyBinds ?? []) args.push('--ro-bind', b.from, b.to);
     const env: Record<string, string> = {
       PATH: `${TOOL_DIR}/bin:/usr/local/bin:/usr/bin:/bin`,
       HOME: SANDBOX_HOME,

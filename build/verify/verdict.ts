@@ -28,7 +28,7 @@ const LIMIT_WORDS: Record<string, string> = {
 };
 
 /** The last meaningful line a failed step printed, for a reason a maintainer can act on. */
-function lastLine(text: string): string {
+export function lastLine(text: string): string {
   const lines = text
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
@@ -40,7 +40,7 @@ function lastLine(text: string): string {
   return (error ?? lines[lines.length - 1] ?? '').slice(0, 300);
 }
 
-function stepFailure(label: string, step: StepResult): string {
+export function stepFailure(label: string, step: StepResult): string {
   if (step.limit) return `${label} stopped at ${LIMIT_WORDS[step.limit] ?? step.limit}`;
   const how = step.signal ? `was killed by ${step.signal}` : `exited with code ${step.code}`;
   const detail = lastLine(step.stderr) || lastLine(step.stdout);

@@ -80,21 +80,20 @@ export async function startFakeNpmRegistry(packages: FakePackage[]): Promise<Fak
     const tgz = npmTarball({ 'package.json': JSON.stringify(manifest), ...p.files });
     const file = `/${p.name}/-/${p.name.split('/').pop()}-${version}.tgz`;
     tarballs.set(file, tgz);
-    packuments.set(p.name, {
-      name: p.name,
-      'dist-tags': { latest: version },
-      versions: {
-        [version]: {
-          ...manifest,
-          ...(p.scripts?.postinstall || p.scripts?.install ? { hasInstallScript: true } : {}),
-          dist: {
-            tarball: `${url}${file}`,
-            shasum: createHash('sha1').update(tgz).digest('hex'),
-            integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}`,
-          },
-        },
+    // Several entries with one name publish several versions; the last one is `latest`.
+    const doc: { name: string; versions: Record<string, object> } = (packuments.get(p.name) as
+      | { name: string; versions: Record<string, object> }
+      | undefined) ?? { name: p.name, versions: {} };
+    doc.versions[version] = {
+      ...manifest,
+      ...(p.scripts?.postinstall || p.scripts?.install ? { hasInstallScript: true } : {}),
+      dist: {
+        tarball: `${url}${file}`,
+        shasum: createHash('sha1').update(tgz).digest('hex'),
+        integrity: `sha512-${createHash('sha512').update(tgz).digest('base64')}`,
       },
-    });
+    };
+    packuments.set(p.name, { ...doc, 'dist-tags': { latest: version } });
   }
   return {
     url: `${url}/`,

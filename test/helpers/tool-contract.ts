@@ -14,3 +14,19 @@ export function toolContract(
     action: { source_url: 'https://example.com/', install_cmd: null, execute_cmd: null, ...action },
   } as ToolContract;
 }
+
+/** A minimal MCP-server contract for `npm install NAME` and `npx NAME`, no tools read yet. */
+export function mcpContract(
+  name: string,
+  mcp: Partial<NonNullable<ToolContract['logic']['mcp']>> = {},
+  action: Record<string, unknown> = {},
+): ToolContract {
+  const c = toolContract(`npm-${name}-v1`, 'npm', {
+    install_cmd: `npm install ${name}`,
+    execute_cmd: `npx ${name}`,
+    ...action,
+  });
+  c.identity.kind = 'mcp_server';
+  c.logic.mcp = { transport: 'stdio', tools_read_at: null, tools: [], ...mcp };
+  return c;
+}
