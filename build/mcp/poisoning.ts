@@ -28,7 +28,12 @@ export interface ToolText {
 
 // Tags that wrap orders meant for the model and not for the person reading the tool list.
 const HIDDEN_MARKUP =
-  /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|override|assistant|prompt|note[_-]?to[_-]?(ai|model|assistant))\b[^>]{0,60}>|\[\s*\/?\s*(INST|SYSTEM)\s*\]|<!--[\s\S]*?-->/i;
+  /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|critical|override|assistant|prompt|note[_-]?to[_-]?(ai|model|assistant))\b[^>]{0,60}>|\[\s*\/?\s*(INST|SYSTEM)\s*\]/i;
+// An HTML comment is hidden from a reader of rendered text; it hides orders only when it speaks to the model
+// (an empty `<!-- -->` in an XML reference does not).
+const COMMENT = /<!--([\s\S]*?)-->/g;
+const ADDRESSES_MODEL =
+  /\b(you|your|assistant|model|AI|LLM|agent|must|always|never|ignore|disregard|before|instead of|do not|don'?t)\b/i;
 // Unicode tags (U+E0000-E007F), zero-width characters, bidirectional overrides, the BOM: text a user never sees.
 const INVISIBLE = /[\u{E0000}-\u{E007F}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
@@ -38,12 +43,18 @@ const SENSITIVE_FILE =
 const SECRET_NOUN =
   /\b(ssh|private[ _-]?keys?|id_rsa|api[ _-]?keys?|passwords?|passphrases?|secret[ _-]?keys?|access[ _-]?keys?|credentials?|cookies?|session[ _-]?tokens?|auth(entication)?[ _-]?tokens?|bearer tokens?|environment variables|\.env|seed phrase|mnemonic)\b/i;
 const READ_VERB = /\b(read|cat|open|load|look up|retrieve|fetch|grab|collect|extract|dump|copy)\b/i;
+// A sentence that names a sensitive file to say it is refused protects it ("~/.ssh is rejected").
+const REFUSED =
+  /\b(rejected|refused|denied|blocked|not allowed|disallowed|forbidden|excluded|never|cannot|can'?t|must not)\b/i;
 const PASS_VERB = /\b(pass|put|include|insert|append|add|attach|embed|provide|send|supply|paste)\b/i;
 // An address written into the description (not one introduced as an example, not the machine itself).
 const CONTACT =
-  /(?<!\b(e\.g\.|i\.e\.|example|for example|such as|like|default|defaults to)[:,]?\s{0,2})(https?:\/\/(?!(localhost|127\.0\.0\.1|example\.(com|org))\b)[^\s)'"`<>]+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d)/i;
+  /(?<!\b(e\.g\.|i\.e\.|example|for example|such as|like|default|defaults to)[:,]?\s{0,2})(?<!\]\()(https?:\/\/(?!(localhost|127\.0\.0\.1|example\.(com|org))\b)[^\s)'"`<>]+|\b[\w.+-]+@(?!example\.(com|org|net)\b)[\w-]+(\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d)/i;
+// Said to the model in words: lower case or capitalised, never an HTTP method in capitals (`curl -X POST …` in a
+// documentation example is not an order), and looked for outside addresses (a link to `…/send-requests/…`).
 const SEND_VERB =
-  /\b(send|post|upload|forward|transmit|exfiltrate|leak|mail|e-?mail|bcc|cc|redirect|copy|submit|change the recipient|replace the recipient)\b/i;
+  /\b([Ss]end|[Pp]ost|[Uu]pload|[Ff]orward|[Tt]ransmit|[Ee]xfiltrate|[Ll]eak|[Mm]ail|[Ee]-?mail|[Bb]cc|[Cc]c|[Rr]edirect|[Cc]opy|[Ss]ubmit|[Cc]hange the recipient|[Rr]eplace the recipient)\b/;
+const ADDRESS = /https?:\/\/[^\s)'"`<>]+|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b/g;
 const OVERRIDE =
   /\b(ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}\b(previous|prior|earlier|above|preceding|other|all|any|system|user'?s?|safety|existing)\b[^.\n]{0,30}\b(instructions?|prompts?|rules?|guidelines?|directives?|policies|restrictions?)\b|\byou are now\b|\bnew (system )?instructions\b|\bfrom now on,? (you|always|never)\b/i;
 const CONCEAL =
@@ -53,7 +64,9 @@ const CONVERSATION =
 // "Before using this tool, call x_y" / "when send_email is invoked, ..." / "the foo tool must ...": a tool
 // named (snake_case after a call verb, or any name followed by "tool") that is neither one of this server's
 // tools nor one of this tool's own parameters (pagination tokens and the like).
-const FIRST = /\b(before|prior to|first|instead|when|whenever|always|must also|also call|every time)\b/i;
+// Ordering words ("before", "first", "always") make a reference an order; "use x instead" points to an
+// alternative, which honest servers do for tools they list only in some configurations.
+const FIRST = /\b(before|prior to|first|when|whenever|always|must also|also call|every time)\b/i;
 const TOOL_REFERENCES = [
   /\b(?:call|invoke|use|run|execute|trigger)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/g,
   /[`'"]?\b([A-Za-z][\w-]*[_-][\w-]+|[a-z]+[A-Z]\w*)[`'"]?\s+(?:tool|function)\b/g,
@@ -100,11 +113,12 @@ export function poisoningFlags(tool: ToolText, serverTools: readonly string[] = 
     if (INVISIBLE.test(text)) hit('invisible_characters', where, text);
     const markup = text.match(HIDDEN_MARKUP);
     if (markup) hit('hidden_markup', where, markup[0]);
+    for (const c of text.matchAll(COMMENT)) if (ADDRESSES_MODEL.test(c[1] ?? '')) hit('hidden_markup', where, c[0]);
     for (const s of sentences(text.replace(INVISIBLE_ALL, ''))) {
       const file = SENSITIVE_FILE.test(s);
-      if (file) hit('sensitive_file', where, s);
+      if (file && (READ_VERB.test(s) || PASS_VERB.test(s)) && !REFUSED.test(s)) hit('sensitive_file', where, s);
       if ((file || SECRET_NOUN.test(s)) && READ_VERB.test(s) && PASS_VERB.test(s)) hit('secret_in_parameter', where, s);
-      if (CONTACT.test(s) && SEND_VERB.test(s)) hit('send_elsewhere', where, s);
+      if (CONTACT.test(s) && SEND_VERB.test(s.replace(ADDRESS, ' '))) hit('send_elsewhere', where, s);
       if (OVERRIDE.test(s)) hit('override_instructions', where, s);
       if (CONCEAL.test(s)) hit('conceal_from_user', where, s);
       if (CONVERSATION.test(s) && PASS_VERB.test(s)) hit('conversation_leak', where, s);

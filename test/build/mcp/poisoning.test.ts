@@ -75,6 +75,32 @@ const BENIGN: [string, string][] = [
   ],
   ['secrets get_secret', 'Get the value of a secret from AWS Secrets Manager by its name or ARN.'],
   ['slack list messages', 'Ignores all messages from muted channels and returns the rest, newest first.'],
+  // Real descriptions that an earlier version of the rules flagged when the bundled MCP servers were read:
+  [
+    'circleci outputDir (a refusal names ~/.ssh)',
+    'Must be inside the current working directory, the user home directory, or a temp directory. System paths and hidden config directories (e.g. "/etc", "~/.ssh") are rejected.',
+  ],
+  [
+    'desktop-commander start_search (a search strategy names .env)',
+    'Looking for configuration/setup files: ".env", "dockerfile", "tsconfig.json"',
+  ],
+  ['drawio open (an empty comment in an XML reference)', 'Comments look like this: <!-- --> and are ignored.'],
+  [
+    'postman createEnvironment (a link to its documentation)',
+    '- Only [shared variable](https://learning.postman.com/docs/use/send-requests/variables/variables/#share-variable-values) values are included.',
+  ],
+  [
+    'replicate create_files (a curl example to its own API)',
+    'Example cURL request:\n\ncurl -X POST https://api.replicate.com/v1/files \\\n  -H "Authorization: Token $REPLICATE_API_TOKEN"',
+  ],
+  [
+    'postgres pg_execute_mutation (an example row with an example.com address)',
+    'Examples: operation="insert", table="users", data={"name":"John","email":"john@example.com"}',
+  ],
+  [
+    'weather get_current_conditions (an alternative tool)',
+    'For specific past dates or date ranges, use get_historical_weather instead.',
+  ],
 ];
 
 const HOSTILE: [string, string, string[]][] = [
