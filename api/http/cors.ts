@@ -8,7 +8,7 @@ import { HTTP } from '../messages.ts';
 import { httpError } from './errors.ts';
 
 /** Paths that must never be reachable cross-origin; checked before the public ones they overlap. */
-const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(ingest|translate)(\/|$)/];
+const CLOSED = [/^\/admin(\/|$)/, /^\/api\/v1\/(admin|ingest|translate)(\/|$)/];
 // The public API, MCP, and the discovery documents agents fetch from anywhere (OpenAPI, agent.json,
 // /.well-known/*: agent and MCP documents, server cards), so their errors and preflights are open too.
 const PUBLIC = [
