@@ -155,9 +155,12 @@ describe('verification on demand', () => {
     expect(served).toMatchObject({ status: 'passed', level: 'runs', checked_at: '2026-11-25T03:00:00.000Z' });
     await settled(s);
     expect(s.running.ctx.rebuild.status().builds).toBeGreaterThan(builds);
-    // The static site followed: llms.txt, rebuilt by that build, shows the evidence.
-    const llms = await fsp.readFile(path.join(s.distDir, 'llms.txt'), 'utf8');
-    expect(llms.split('\n').find((l) => l.includes(aid))).toMatch(/verification passed \(runs\)/);
+    // The static site followed: the llms.txt category file that lists the tool, rebuilt by that build, shows
+    // the evidence.
+    const dir = path.join(s.distDir, 'llms');
+    const lines: string[] = [];
+    for (const f of await fsp.readdir(dir)) lines.push(...(await fsp.readFile(path.join(dir, f), 'utf8')).split('\n'));
+    expect(lines.find((l) => l.includes(aid))).toMatch(/verification passed \(runs\)/);
   });
 
   it('while the queue is unreachable: POST answers 503 with Retry-After, an ingest still stores its contract', async () => {
