@@ -180,12 +180,15 @@ describe.each(backends)('verification queue: $name', { timeout: 60_000 }, (backe
     const s = await until(q, ticket, (t) => t.state === 'done');
     await worker.stop();
     expect(s.jobs.find((j) => j.aid === 'npm-flaky-v1')).toMatchObject({ state: 'done', attempts: 2 });
-    expect(s.jobs.find((j) => j.aid === 'npm-broken-v1')).toMatchObject({
+    // At least MAX_ATTEMPTS starts: BullMQ runs a job at least once, and on a loaded machine its stalled-job check
+    // may restart an attempt whose lock renewal came late (README: at-least-once), so a start may be counted twice.
+    const broken = s.jobs.find((j) => j.aid === 'npm-broken-v1');
+    expect(broken, JSON.stringify(broken)).toMatchObject({
       state: 'failed',
-      attempts: MAX_ATTEMPTS,
-      error: `worker fault ${MAX_ATTEMPTS}`,
+      error: expect.stringMatching(/^worker fault \d+$/),
     });
-    expect(attempts.get('npm-broken-v1')).toBe(MAX_ATTEMPTS);
+    expect(broken?.attempts, JSON.stringify(broken)).toBeGreaterThanOrEqual(MAX_ATTEMPTS);
+    expect(attempts.get('npm-broken-v1')).toBeGreaterThanOrEqual(MAX_ATTEMPTS);
     expect(s.counts).toMatchObject({ done: 1, failed: 1 });
   });
 
