@@ -97,7 +97,10 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
   const dflt = shortValue(s.default);
   if (dflt !== undefined) out.default = dflt;
   const example = shortValue(firstExample(outer) ?? firstExample(s));
-  if (example !== undefined && out.example === undefined) out.example = example;
+  // A definition's example that its own enum rules out (Azure: api-version `2018-09-01-privatepreview` where only
+  // `2018-09-01-preview` is allowed) would be the first value an agent tries; it is left out.
+  const allowed = (v: unknown) => !out.enum || out.enum.some((e) => JSON.stringify(e) === JSON.stringify(v));
+  if (example !== undefined && out.example === undefined && allowed(example)) out.example = example;
   return out;
 }
 

@@ -155,6 +155,10 @@ describe('auth and base_url from parameters and URLs (synthetic/inferred-key.jso
     expect(recipe(operations, 'create_card').auth).toEqual([['api_key', 'api_token']]);
     // Only the key is a required parameter here: the alternatives stand as declared.
     expect(recipe(operations, 'search').auth).toEqual([['api_key'], ['api_token']]);
+    // An example the parameter's own enum rules out is not published (it would be the first value tried).
+    const version = recipe(operations, 'search').params.find((p) => p.name === 'api-version');
+    expect(version).toMatchObject({ in: 'query', required: true, enum: ['2018-09-01-preview'] });
+    expect(version?.example).toBeUndefined();
     for (const op of operations.operations)
       expect(op.params.some((p) => p.name === 'key' || p.name === 'token')).toBe(false);
   });
