@@ -77,6 +77,19 @@ interface Tally {
   failedApis: string[];
 }
 
+// Prism runs in this process: a fault inside its request handling (it throws on a definition's malformed media
+// type) would end the whole run. The request it was answering then times out and counts as failed instead.
+let prismFaults = 0;
+process.on('uncaughtException', (error) => {
+  if (/@stoplight[\\/]prism|node_modules[\\/](content-type|micri)[\\/]/.test(error.stack ?? '')) {
+    prismFaults++;
+    log(`Prism fault (its request counts as failed): ${error.message}`);
+    return;
+  }
+  log(error.stack ?? String(error));
+  process.exit(1);
+});
+
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
 async function evaluate(api: Api, tally: Tally): Promise<void> {
@@ -171,6 +184,7 @@ async function main(): Promise<void> {
     `accepted by the mock: ${pct(tally.accepted, tally.total)} overall (${fmt(tally.accepted)}/${fmt(tally.total)}), ` +
       `${pct(tally.writesAccepted, tally.writes)} of writes (${fmt(tally.writesAccepted)}/${fmt(tally.writes)})  [targets 95% / 90%]`,
   );
+  if (prismFaults) out(`Prism faults (the requests it was answering count as failed): ${prismFaults}`);
   if (tally.reasons.size > 0) {
     out('rejections by reason:');
     for (const [reason, n] of [...tally.reasons].sort((x, y) => y[1] - x[1]).slice(0, 12))
