@@ -32,6 +32,8 @@ export interface StaticHit {
 interface Shard {
   index: lunr.Index;
   exp: Record<string, [string, number][]>;
+  /** Topicality of the shard's terms that are below 1 (topicality.ts). */
+  topic: Record<string, number>;
 }
 
 interface Cand {
@@ -67,12 +69,14 @@ export class StaticSearch {
     if (!bare.terms.length) return this.top(limit, opts.platform);
     await Promise.all(bare.terms.map((t) => this.shardFor(t.term)));
     const exp = new Map<string, [string, number][]>();
+    const topic = new Map<string, number>();
     for (const c of bare.concepts) {
-      const shardExp = (await this.shardFor(c)).exp;
+      const shard = await this.shardFor(c);
       // Own properties only: a query word like "constructor" must not find Object.prototype's.
-      if (Object.hasOwn(shardExp, c)) exp.set(c, shardExp[c]!);
+      if (Object.hasOwn(shard.exp, c)) exp.set(c, shard.exp[c]!);
+      if (Object.hasOwn(shard.topic, c)) topic.set(c, shard.topic[c]!);
     }
-    const plan = planQuery(q, exp);
+    const plan = planQuery(q, exp, topic);
     // Round 2: shards of the expansion terms.
     await Promise.all(plan.terms.map((t) => this.shardFor(t.term)));
     const ranked = await this.score(plan, limit, opts.platform);
@@ -169,8 +173,8 @@ export class StaticSearch {
     let p = this.shards.get(i);
     if (!p) {
       p = this.fetchJson(`terms/${i}.json`).then((json) => {
-        const j = json as { lunr: object; exp?: Record<string, [string, number][]> };
-        return { index: lunr.Index.load(j.lunr), exp: j.exp ?? {} };
+        const j = json as { lunr: object; exp?: Record<string, [string, number][]>; topic?: Record<string, number> };
+        return { index: lunr.Index.load(j.lunr), exp: j.exp ?? {}, topic: j.topic ?? {} };
       });
       p.catch(() => this.shards.delete(i));
       this.shards.set(i, p);

@@ -26,6 +26,7 @@ import { DocTable } from './doc-table.ts';
 import { learnExpansions } from './expand.ts';
 import { type KnowledgeOptions, withCatalogKnowledge } from './knowledge.ts';
 import { PostingStore } from './postings.ts';
+import { learnTopicality, type Topicality } from './topicality.ts';
 import { TopK } from './topk.ts';
 
 export interface SearchOptions {
@@ -41,6 +42,8 @@ export interface SearchOptions {
 export interface EngineOptions {
   /** Expansion table (expand.ts learnExpansions); empty when omitted. */
   expansions?: Expansions;
+  /** Concept scales (topicality.ts); learned from the build documents when omitted, then frozen. */
+  topicality?: Topicality;
   /** Field length averages for BM25; default: measured on the build documents, then frozen. */
   avgLens?: number[];
   /** analyzeDocument() of each build document, when the caller already has it (saves a pass). */
@@ -49,6 +52,7 @@ export interface EngineOptions {
 
 export class SearchEngine {
   readonly expansions: Expansions;
+  readonly topicality: Topicality;
   readonly avgLens: readonly number[];
   private store = new PostingStore();
   private docs = new DocTable();
@@ -61,8 +65,9 @@ export class SearchEngine {
   private seen = new Uint8Array(0);
   private touched = new Int32Array(0);
 
-  private constructor(expansions: Expansions, avgLens: number[]) {
+  private constructor(expansions: Expansions, topicality: Topicality, avgLens: number[]) {
     this.expansions = expansions;
+    this.topicality = topicality;
     this.avgLens = avgLens;
   }
 
@@ -72,7 +77,11 @@ export class SearchEngine {
       opts.analyzed && opts.analyzed.length === unique.length && unique.length === docs.length
         ? opts.analyzed
         : unique.map(analyzeDocument);
-    const e = new SearchEngine(opts.expansions ?? new Map(), opts.avgLens ?? averageLengths(analyzed));
+    const e = new SearchEngine(
+      opts.expansions ?? new Map(),
+      opts.topicality ?? learnTopicality(analyzed),
+      opts.avgLens ?? averageLengths(analyzed),
+    );
     const perDoc: [number, number][][] = [];
     unique.forEach((doc, i) => {
       e.remember(doc);
@@ -137,7 +146,7 @@ export class SearchEngine {
     // Platform code to keep (-1 for a platform no document has), or null for every platform.
     const platform = opts.platform === undefined ? null : (this.docs.platformCodes.get(opts.platform) ?? -1);
     const kind = opts.kind === undefined ? -1 : opts.kind === 'api' ? 1 : 0;
-    const plan = planQuery(query, this.expansions);
+    const plan = planQuery(query, this.expansions, this.topicality);
     if (!plan.terms.length) return this.topByPrior(limit, platform, kind, opts.filter);
 
     if (this.acc.length < this.docs.capacity) this.allocScratch();

@@ -1,7 +1,7 @@
 // Query planning: raw query text -> the weighted term list both engines score. Pure and
 // deterministic (same query + same expansion table = same plan), bundled into the browser client.
 // Exports:
-//   planQuery(raw, expansions) -> QueryPlan
+//   planQuery(raw, expansions, topicality?) -> QueryPlan
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
 //   coverageOf(orig, exp, w)   IDF-weighted share of concepts a document matches (bitmasks)
 import { RANK } from './rank.ts';
@@ -28,7 +28,10 @@ export interface QueryPlan {
    * concept's IDF weighs it in coverage).
    */
   concepts: string[];
-  /** Per concept: 1, or RANK.fillerWeight for generic words ("show", "library", "files"). */
+  /**
+   * Per concept: RANK.fillerWeight for generic words ("show", "library", "files"), else its topicality
+   * (1 for a topic word, down to TOPICALITY.floor for a word entries never name themselves with).
+   */
   conceptScale: number[];
   /** Registry the query asks for ("... in python"), or null. */
   platform: string | null;
@@ -121,7 +124,15 @@ export function coverageOf(orig: number, exp: number, weights: readonly number[]
   return all > 0 ? got / all : 1;
 }
 
-export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
+/**
+ * `topicality` (topicality.ts) scales each concept by how much its word names a topic; a word absent
+ * from it counts 1.
+ */
+export function planQuery(
+  raw: unknown,
+  expansions: Expansions,
+  topicality: ReadonlyMap<string, number> = new Map(),
+): QueryPlan {
   const text = normalizeText(raw, MAX_QUERY_CHARS);
   const words = analyze(text, { name: true, joined: true, maxChars: MAX_QUERY_CHARS });
   let platform: string | null = null;
@@ -145,7 +156,9 @@ export function planQuery(raw: unknown, expansions: Expansions): QueryPlan {
       t.exp |= exp;
     }
   };
-  const conceptScale = concepts.map((c) => (FILLER.has(c) && concepts.length > 1 ? RANK.fillerWeight : 1));
+  const conceptScale = concepts.map((c) =>
+    FILLER.has(c) && concepts.length > 1 ? RANK.fillerWeight : (topicality.get(c) ?? 1),
+  );
   concepts.forEach((c, g) => {
     add(c, conceptScale[g]!, 1 << g, 0);
   });

@@ -22,6 +22,7 @@ import {
   termWeights,
 } from './documents.ts';
 import { expansionsToJSON, learnExpansions } from './expand.ts';
+import { learnTopicality } from './topicality.ts';
 import { type KnowledgeOptions, withCatalogKnowledge } from './knowledge.ts';
 import type { Expansions } from './plan.ts';
 import { compareByPrior, RANK } from './rank.ts';
@@ -88,6 +89,7 @@ export function writeStaticSearch(
   const sorted = order.map((i) => docs[i]!);
   const analyzed = order.map((i) => analyzedAll[i]!);
   const expansions = opts.expansions ?? learnExpansions(analyzed);
+  const topicality = learnTopicality(analyzed);
   const avgLens = averageLengths(analyzed);
   const n = sorted.length;
 
@@ -164,8 +166,13 @@ export function writeStaticSearch(
       const e = expansions.get(k);
       if (e?.length) exp[k] = [...e];
     }
+    const topic: Record<string, number> = {};
+    for (const term of terms) {
+      const scale = topicality.get(term);
+      if (scale !== undefined) topic[term] = scale;
+    }
     const index = `{"version":${JSON.stringify(lunr.version)},"fields":["t"],"fieldVectors":[${fieldVectors.join(',')}],"invertedIndex":[${inverted.join(',')}],"pipeline":[]}`;
-    writeText(`terms/${i}.json`, `{"lunr":${index},"exp":${JSON.stringify(exp)}}`);
+    writeText(`terms/${i}.json`, `{"lunr":${index},"exp":${JSON.stringify(exp)},"topic":${JSON.stringify(topic)}}`);
   });
 
   const docShardSize = opts.docShardSize ?? 64;
