@@ -46,3 +46,19 @@ export function enumQuery<T extends string>(event: H3Event, name: string, values
     .replace(/, ([^,]*)$/, ' or $1');
   throw invalid('query', name, VALIDATION.oneOf(list), 'enum');
 }
+
+/**
+ * A comma-separated list of enum values (repeats kept: "input_file,input_file" is two files), matched
+ * case-insensitively; [] when absent or empty.
+ */
+export function listQuery<T extends string>(event: H3Event, name: string, values: readonly T[], max: number): T[] {
+  const raw = (last(event, name) ?? '').trim().toLowerCase();
+  if (raw === '') return [];
+  const items = raw.split(',').map((s) => s.trim());
+  if (items.length > max) throw invalid('query', name, VALIDATION.atMostItems(max), 'too_long');
+  for (const item of items) {
+    if ((values as readonly string[]).includes(item)) continue;
+    throw invalid('query', name, VALIDATION.oneOfValues([...values]), 'enum');
+  }
+  return items as T[];
+}

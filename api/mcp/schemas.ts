@@ -2,8 +2,9 @@
 // are tested against), made self-contained: an MCP client compiles each outputSchema on its own, so every
 // `#/components/schemas/X` becomes `#/$defs/X` and only the definitions it reaches are embedded.
 import { AID_PATTERN, CONTRACT_KINDS, PLATFORMS } from '../../build/model/contract.ts';
+import { HELD_INPUT_ROLES } from '../../build/model/input-roles.ts';
 import { componentSchemas } from '../openapi/document.ts';
-import { LIMIT, Q_MAX } from '../services/requests.ts';
+import { LIMIT, MAX_HELD_INPUTS, Q_MAX } from '../services/requests.ts';
 import { TaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;
@@ -73,6 +74,13 @@ export const inputSchemas = {
         type: 'string',
         enum: [...CONTRACT_KINDS],
         description: 'Only tools run by a command (tool) or only MCP servers (mcp_server); both when absent.',
+      },
+      inputs: {
+        type: 'array',
+        maxItems: MAX_HELD_INPUTS,
+        items: { type: 'string', enum: [...HELD_INPUT_ROLES] },
+        description:
+          'What you hold (input_file, text, url, json; a role twice for two): only tools whose command has a placeholder for each.',
       },
       limit: { type: 'integer', ...MCP_LIST_LIMIT, description: 'How many tools, 1 to 10.' },
     },

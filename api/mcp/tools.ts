@@ -2,6 +2,7 @@
 // REST API's own functions (api/routes/tools.ts, the API catalog), so ranking, the tax gate's validation,
 // rate limit and telemetry are the same whichever way an agent comes in.
 import type { ContractKind, Platform } from '../../build/model/contract.ts';
+import type { HeldInputRole } from '../../build/model/input-roles.ts';
 import { MCP_TOOL_NAMES, type McpToolName } from '../../build/discovery/agent-document.ts';
 import type { AppContext } from '../context.ts';
 import { serviceSearch } from '../services/api-search.ts';
@@ -74,6 +75,7 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
         (args.category as Platform | undefined) ?? '',
         (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
         (args.kind as ContractKind | undefined) ?? '',
+        (args.inputs as HeldInputRole[] | undefined) ?? [],
       ),
   },
   get_tool: {

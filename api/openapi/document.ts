@@ -4,6 +4,7 @@
 import {
   Action,
   AID_PATTERN,
+  CONTRACT_KINDS,
   Identity,
   Logic,
   McpToolChange,
@@ -16,6 +17,7 @@ import {
   VERIFICATION_STATUSES,
 } from '../../build/model/contract.ts';
 import { Recipe } from '../../build/apis/recipe-schema.ts';
+import { HELD_INPUT_ROLES } from '../../build/model/input-roles.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from '../../build/discovery/agent-document.ts';
 import { ADMIN_SECURITY_SCHEMES, adminComponentSchemas, adminPaths } from './admin-paths.ts';
 import { QuerySchemas } from '../services/requests.ts';
@@ -150,13 +152,18 @@ export const componentSchemas: Record<string, object> = {
     [...contractRequired, 'tax_received'],
     { description: 'A contract with the action block, after a valid tax payload.' },
   ),
-  ToolList: obj({
-    query: str,
-    category: { enum: ['', ...PLATFORMS] },
-    count: int,
-    results: { type: 'array', maxItems: 10, items: ref('ListingItem') },
-    note: str,
-  }),
+  ToolList: obj(
+    {
+      query: str,
+      category: { enum: ['', ...PLATFORMS] },
+      kind: { enum: [...CONTRACT_KINDS] },
+      inputs: { type: 'array', items: { enum: [...HELD_INPUT_ROLES] } },
+      count: int,
+      results: { type: 'array', maxItems: 10, items: ref('ListingItem') },
+      note: str,
+    },
+    ['query', 'category', 'count', 'results', 'note'],
+  ),
   Trending: obj({ count: int, results: { type: 'array', maxItems: 20, items: ref('ListingItem') } }),
   OperationSummary: obj({ id: str, method: str, path: str, summary: { type: ['string', 'null'] } }),
   ServiceSearchItem: {
@@ -331,6 +338,14 @@ export function openApiDocument(baseUrl: string) {
               qParam(false, 'Searched in aid, name, task, tags, commands, platform and schemas.'),
               { name: 'category', in: 'query', required: false, schema: QuerySchemas.category },
               { name: 'kind', in: 'query', required: false, schema: QuerySchemas.kind },
+              {
+                name: 'inputs',
+                in: 'query',
+                required: false,
+                style: 'form',
+                explode: false,
+                schema: QuerySchemas.inputs,
+              },
             ],
           },
         ),

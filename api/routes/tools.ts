@@ -3,11 +3,12 @@
 // (plain-text agent instructions, permissive licences only). The work is in services/tools.ts, shared with MCP.
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { CONTRACT_KINDS, PLATFORMS } from '../../build/model/contract.ts';
+import { HELD_INPUT_ROLES } from '../../build/model/input-roles.ts';
 import type { AppContext } from '../context.ts';
 import { readJsonBody } from '../http/body.ts';
 import { callerOf } from '../http/caller.ts';
-import { enumQuery, intQuery, textQuery } from '../http/query.ts';
-import { LIMIT } from '../services/requests.ts';
+import { enumQuery, intQuery, listQuery, textQuery } from '../http/query.ts';
+import { LIMIT, MAX_HELD_INPUTS } from '../services/requests.ts';
 import { instructionsFor } from '../services/instructions.ts';
 import { lookUp, taxGate, toolByAid, toolListJson, trendingListJson } from '../services/tools.ts';
 
@@ -25,7 +26,8 @@ export function toolRoutes(app: H3, ctx: AppContext) {
     const q = textQuery(event, 'q', { required: false });
     const category = enumQuery(event, 'category', PLATFORMS);
     const kind = enumQuery(event, 'kind', CONTRACT_KINDS);
-    return toolListJson(ctx, q, category, undefined, kind).then((text) => jsonText(event, text));
+    const inputs = listQuery(event, 'inputs', HELD_INPUT_ROLES, MAX_HELD_INPUTS);
+    return toolListJson(ctx, q, category, undefined, kind, inputs).then((text) => jsonText(event, text));
   });
 
   app.get('/api/v1/tools/trending', (event) =>

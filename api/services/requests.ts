@@ -3,6 +3,7 @@
 import Type from 'typebox';
 import { SNAKE_PATTERN } from '../../build/apis/manifest.ts';
 import { AID_PATTERN, CONTRACT_KINDS, PLATFORMS, ToolContract } from '../../build/model/contract.ts';
+import { HELD_INPUT_ROLES } from '../../build/model/input-roles.ts';
 import { COMMAND_FIELDS } from '../writes/catalog-writes.ts';
 
 export const INGEST_BODY_LIMIT = 1024 * 1024;
@@ -146,6 +147,9 @@ export const CompileApiRequest = Type.Object(
 
 export const Q_MAX = 500;
 
+/** Held inputs a search may name (GET /api/v1/tools?inputs=…). */
+export const MAX_HELD_INPUTS = 8;
+
 export const LIMIT = { minimum: 1, maximum: 20, default: 10 };
 
 export const QuerySchemas = {
@@ -158,4 +162,10 @@ export const QuerySchemas = {
     description: 'Only tools run by a command (tool) or only MCP servers (mcp_server); both when absent.',
   }),
   limit: Type.Integer({ ...LIMIT, description: 'How many tools, 1 to 20.' }),
+  inputs: Type.Array(Type.Enum([...HELD_INPUT_ROLES]), {
+    maxItems: MAX_HELD_INPUTS,
+    description:
+      'What you hold, comma-separated (input_file, text, url, json; repeat a role for two of them): only tools whose ' +
+      'command has a placeholder for each. "input_file,input_file" finds tools that take two files.',
+  }),
 };

@@ -4,7 +4,8 @@
 // the dynamic and static searches agree. Routes never import build/search directly.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ContractKind, Platform, ToolContract } from '../../build/model/contract.ts';
+import type { ContractKind, InputRole, Platform, ToolContract } from '../../build/model/contract.ts';
+import { placeholderRoles, takesInputs } from '../../build/model/input-roles.ts';
 import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../../build/search/documents.ts';
 import { createSearchIndex } from '../../build/search/engine.ts';
 import { readExpansions } from '../../build/search/expand.ts';
@@ -14,8 +15,14 @@ import type { Snapshot } from '../../build/catalog/snapshot.ts';
 import { isListable } from '../../build/model/views.ts';
 
 export interface ToolSearch {
-  /** Empty query: the top tools by reliability. Otherwise relevance combined with reliability. */
-  search(q: string, options: { platform?: Platform | ''; limit: number; kind?: ContractKind }): ToolContract[];
+  /**
+   * Empty query: the top tools by reliability. Otherwise relevance combined with reliability. `inputs`: only
+   * tools whose command has a placeholder for each of these held inputs (build/model/input-roles.ts).
+   */
+  search(
+    q: string,
+    options: { platform?: Platform | ''; limit: number; kind?: ContractKind; inputs?: readonly InputRole[] },
+  ): ToolContract[];
   upsert(contract: ToolContract): void;
   remove(aid: string): void;
 }
@@ -62,28 +69,37 @@ export function createToolSearch(
     ...(options.expansions ? { expansions: options.expansions } : {}),
     services,
   });
+  // Placeholder roles per tool, computed when the tool is added (a filter runs on every scored candidate).
+  const rolesByAid = new Map<string, InputRole[]>(listed.map((c) => [c.identity.aid, placeholderRoles(c)]));
   return {
-    search: (q, { platform, limit, kind }) =>
-      engine
+    search: (q, { platform, limit, kind, inputs = [] }) => {
+      // An absent identity.kind is a tool.
+      const kindOk = (id: string) => !kind || (byAid.get(id)?.identity.kind ?? 'tool') === kind;
+      const inputsOk = (id: string) => takesInputs(rolesByAid.get(id) ?? [], inputs);
+      const filtered = kind || inputs.length > 0;
+      return engine
         .search(q, {
           limit,
           ...(platform ? { platform } : {}),
-          // An absent identity.kind is a tool.
-          ...(kind ? { filter: (id: string) => (byAid.get(id)?.identity.kind ?? 'tool') === kind } : {}),
+          ...(filtered ? { filter: (id: string) => kindOk(id) && inputsOk(id) } : {}),
         })
         .map((h) => byAid.get(h.id))
-        .filter((c): c is ToolContract => c !== undefined),
+        .filter((c): c is ToolContract => c !== undefined);
+    },
     upsert(c) {
       if (!isListable(c)) {
         byAid.delete(c.identity.aid);
+        rolesByAid.delete(c.identity.aid);
         engine.remove(c.identity.aid);
         return;
       }
       byAid.set(c.identity.aid, c);
+      rolesByAid.set(c.identity.aid, placeholderRoles(c));
       engine.upsert(documentFromContract(c));
     },
     remove(aid) {
       byAid.delete(aid);
+      rolesByAid.delete(aid);
       engine.remove(aid);
     },
   };

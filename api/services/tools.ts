@@ -3,6 +3,7 @@
 // Shared by routes/tools.ts and the MCP tools (api/mcp), so both ways in behave the same.
 import { isSafeId } from '../../build/catalog/catalog-store.ts';
 import { AID_PATTERN, type ContractKind, type Platform, type ToolContract } from '../../build/model/contract.ts';
+import type { HeldInputRole } from '../../build/model/input-roles.ts';
 import {
   fullContract,
   LISTING_NOTE,
@@ -68,11 +69,13 @@ export async function toolListJson(
   category: Platform | '',
   limit = LIST_LIMIT,
   kind: ContractKind | '' = '',
+  inputs: readonly HeldInputRole[] = [],
 ): Promise<string> {
-  const found = ctx.toolSearch.search(q, { platform: category, limit, ...(kind ? { kind } : {}) });
+  const found = ctx.toolSearch.search(q, { platform: category, limit, ...(kind ? { kind } : {}), inputs });
   const items = await listingJson(ctx, found);
   const kindJson = kind ? `"kind":${JSON.stringify(kind)},` : '';
-  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
+  const inputsJson = inputs.length ? `"inputs":${JSON.stringify(inputs)},` : '';
+  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}${inputsJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
 }
 
 /** What GET /api/v1/tools/trending answers, as JSON text. */

@@ -1,5 +1,5 @@
-// npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--json-out file]
-//   [--platform npm|pypi] [--url http://host:port]
+// npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--no-inputs] [--jobs N]
+//   [--json-out file] [--platform npm|pypi] [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 // bundled catalog served by a server this command starts (or the one at --url).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,11 @@ import { type AgentTask, loadTaskSet, taskFilesDir } from '../eval/agent/tasks.t
 import { exitOnHelp } from './help.ts';
 
 exitOnHelp(`
-usage: npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--jobs N] [--json-out FILE]
-                          [--platform npm|pypi] [--url http://host:port]
+usage: npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--no-inputs] [--jobs N]
+                          [--json-out FILE] [--platform npm|pypi] [--url http://host:port]
 The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
-bundled catalog served by a server this command starts (or the one at --url).
+bundled catalog served by a server this command starts (or the one at --url). The agent tells search what
+it holds (?inputs=input_file,text …); --no-inputs searches with the need's words only.
 `);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -107,6 +108,7 @@ async function main() {
             runner,
             pypiAvailable: localPypiIndex(PYPI_INDEXES),
             compareMcp: i % mcpEvery === 0,
+            sayInputs: !flag('no-inputs'),
           }).catch(
             (error: Error): TaskOutcome => ({
               // The service did not answer (after retries): the need is listed as not run, with why.

@@ -2,7 +2,7 @@
 // a client that wants a server asks for MCP servers; absent, both are ranked together.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../build/model/contract.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { mcpToolCall, startTestServer, type TestServer } from '../helpers/server.ts';
 import { mcpContract } from '../helpers/tool-contract.ts';
 
 // An MCP server whose words match "send email" as well as the fixture's email libraries do.
@@ -43,15 +43,10 @@ describe('search by kind', () => {
   });
 
   it('MCP search_tools takes the same filter', async () => {
-    const call = async (args: Record<string, unknown>) => {
-      const res = await t.post(
-        '/mcp',
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tools', arguments: args } },
-        { accept: 'application/json, text/event-stream' },
-      );
-      expect(res.status).toBe(200);
-      return JSON.parse(res.body.result.content[0].text) as { results: { identity: { aid: string } }[] };
-    };
+    const call = async (args: Record<string, unknown>) =>
+      JSON.parse((await mcpToolCall(t, 'search_tools', args)).content[0]!.text) as {
+        results: { identity: { aid: string } }[];
+      };
     expect(aids(await call({ query: 'send email', kind: 'mcp_server' }))).toEqual(['npm-mail-mcp-v1']);
     expect(aids(await call({ query: 'send email', kind: 'tool' }))).not.toContain('npm-mail-mcp-v1');
   });

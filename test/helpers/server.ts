@@ -163,3 +163,18 @@ export async function fixtureTools(): Promise<Map<string, ToolContract>> {
   }
   return out;
 }
+
+/** One MCP `tools/call` over the server's HTTP transport (JSON response); the JSON-RPC `result`. */
+export async function mcpToolCall(
+  t: TestServer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError?: boolean; content: { text: string }[] }> {
+  const res = await t.post(
+    '/mcp',
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    { accept: 'application/json, text/event-stream' },
+  );
+  if (res.status !== 200) throw new Error(`MCP tools/call ${name}: HTTP ${res.status}`);
+  return res.body.result;
+}

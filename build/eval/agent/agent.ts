@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand } from '../../model/command.ts';
+import { HELD_INPUT_ROLES, type HeldInputRole } from '../../model/input-roles.ts';
 import { type RunResult, runCheck } from './checks.ts';
 import { type FillResult, fillPlaceholders } from './fill.ts';
 import type { CatalogClient, FullContract, ListingHit } from './service-client.ts';
@@ -93,7 +94,18 @@ export interface AgentOptions {
   pypiAvailable?: (name: string) => boolean;
   compareMcp?: boolean;
   answers?: number;
+  /** Tell search what the task holds (GET /api/v1/tools?inputs=…); default true. */
+  sayInputs?: boolean;
 }
+
+/** The roles of a task's inputs an agent tells search it holds: what the command must take (numbers may stay defaults). */
+export function heldRoles(task: AgentTask): HeldInputRole[] {
+  return task.inputs
+    .map((i) => i.role)
+    .filter((r): r is HeldInputRole => (HELD_INPUT_ROLES as readonly string[]).includes(r))
+    .slice(0, MAX_HELD);
+}
+const MAX_HELD = 8;
 
 // Outputs at the top of the work folder, so no folder has to exist before the command runs.
 const OUT_DIR = '.';
@@ -216,7 +228,8 @@ export function classify(tried: Attempt[], successRank: number | null): Pick<Tas
 /** Runs one task through search, the tax gate, filling, the sandbox and the check. */
 export async function runTask(task: AgentTask, opts: AgentOptions): Promise<TaskOutcome> {
   const category = task.platform === 'pypi' ? 'pypi' : 'npm';
-  const hits = await opts.client.search(task.need, category);
+  const held = opts.sayInputs === false ? [] : heldRoles(task);
+  const hits = await opts.client.search(task.need, category, held);
   const outcome: TaskOutcome = {
     id: task.id,
     need: task.need,
@@ -229,7 +242,7 @@ export async function runTask(task: AgentTask, opts: AgentOptions): Promise<Task
     attempts: [],
   };
   if (opts.compareMcp) {
-    const viaMcp = await opts.client.mcpSearch(task.need, category);
+    const viaMcp = await opts.client.mcpSearch(task.need, category, held);
     outcome.mcpSameTop =
       viaMcp
         .slice(0, 3)

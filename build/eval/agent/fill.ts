@@ -3,6 +3,7 @@
 // or the reason one cannot be filled. Pure: the caller stages the files and runs the command.
 import path from 'node:path';
 import type { InputRole, SchemaObject } from '../../model/contract.ts';
+import { COMPATIBLE, guessRole } from '../../model/input-roles.ts';
 import type { TaskInput } from './tasks.ts';
 
 type PropertySchema = NonNullable<SchemaObject['properties']>[string];
@@ -40,38 +41,6 @@ export interface FillRequest {
   staged: Record<string, string>;
   /** Folder, relative to the work folder, that output files and folders are named in. */
   outDir: string;
-}
-
-// Task input roles that can stand for a placeholder role, best first.
-const COMPATIBLE: Record<InputRole, InputRole[]> = {
-  input_file: ['input_file'],
-  output_file: ['output_file'],
-  output_dir: ['output_dir'],
-  url: ['url', 'text'],
-  text: ['text', 'url', 'json', 'number'],
-  json: ['json', 'text'],
-  number: ['number'],
-  option: ['option'],
-};
-
-/** The role a placeholder without a declared one most likely has, from its name, type and description. */
-export function guessRole(name: string, prop: PropertySchema | undefined): InputRole {
-  const n = name.toLowerCase();
-  const d = (prop?.description ?? '').toLowerCase();
-  if (/(^|_)(out|output|dest|destination)(_?dir|_?folder|_?directory)$/.test(n)) return 'output_dir';
-  if (
-    /(^|_)(out|output|dest|destination|target)(_?file|_?path)?$/.test(n) ||
-    /\b(output|write[sn]?|save[sd]?) (file|path)\b/.test(d)
-  ) {
-    return 'output_file';
-  }
-  if (/(^|_)(url|uri|link|endpoint|href)$/.test(n) || prop?.format === 'uri') return 'url';
-  if (prop?.type === 'number' || prop?.type === 'integer') return 'number';
-  if (/(^|_)(file|path|filename|filepath|input|src|source)$/.test(n) || /\b(file|path) (to|of)\b/.test(d)) {
-    return 'input_file';
-  }
-  if (/(^|_)json$/.test(n)) return 'json';
-  return 'text';
 }
 
 const words = (s: string) =>

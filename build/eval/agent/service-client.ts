@@ -56,12 +56,14 @@ export class CatalogClient {
   }
 
   /**
-   * `GET /api/v1/tools?q=&category=&kind=tool`, the top hits in order. The agent needs a command to run, so it
-   * asks for tools, not MCP servers (a server answers a client, it does not do the task on a file).
+   * `GET /api/v1/tools?q=&category=&kind=tool[&inputs=]`, the top hits in order. The agent needs a command to
+   * run, so it asks for tools, not MCP servers (a server answers a client, it does not do the task on a file);
+   * `inputs` says what it holds (a file, a text …), so only commands with a place for each come back.
    */
-  async search(need: string, category: string): Promise<ListingHit[]> {
+  async search(need: string, category: string, inputs: readonly string[] = []): Promise<ListingHit[]> {
     const q = encodeURIComponent(need);
-    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool`;
+    const held = inputs.length ? `&inputs=${encodeURIComponent(inputs.join(','))}` : '';
+    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}`;
     return hitsOf((await json<{ results?: ListingItem[] }>(await send(url), 'search')).results);
   }
 
@@ -81,13 +83,16 @@ export class CatalogClient {
   }
 
   /** MCP `search_tools`, the top hits in order. */
-  async mcpSearch(need: string, category: string): Promise<ListingHit[]> {
+  async mcpSearch(need: string, category: string, inputs: readonly string[] = []): Promise<ListingHit[]> {
     if (!this.mcp) {
       const client = new Client({ name: 'eval-agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${this.baseUrl}/mcp`)));
       this.mcp = client;
     }
-    const r = await this.mcp.callTool({ name: 'search_tools', arguments: { query: need, category, kind: 'tool' } });
+    const r = await this.mcp.callTool({
+      name: 'search_tools',
+      arguments: { query: need, category, kind: 'tool', ...(inputs.length ? { inputs: [...inputs] } : {}) },
+    });
     if (r.isError) throw new Error(`MCP search_tools: ${JSON.stringify(r.content).slice(0, 200)}`);
     return hitsOf((r.structuredContent as { results?: ListingItem[] } | undefined)?.results);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../../../build/model/contract.ts';
-import { fillPlaceholders, guessRole, nameScore } from '../../../build/eval/agent/fill.ts';
+import { fillPlaceholders, nameScore } from '../../../build/eval/agent/fill.ts';
+import { guessRole } from '../../../build/model/input-roles.ts';
 import type { TaskInput } from '../../../build/eval/agent/tasks.ts';
 
 const fill = (schema: SchemaObject, placeholders: string[], inputs: TaskInput[], staged: Record<string, string> = {}) =>

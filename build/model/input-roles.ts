@@ -1,0 +1,78 @@
+// What a command's placeholders can take. An agent holds inputs of some roles (a file to read, a text, a URL,
+// a JSON text); a contract fits it when its command has a distinct placeholder for each of them. Search
+// uses this to answer "tools that can take what I have" (GET /api/v1/tools?inputs=…), the scripted agent to
+// fill commands (build/eval/agent/fill.ts): one rule for both.
+import { placeholderNames } from './command.ts';
+import type { InputRole, SchemaObject, ToolContract } from './contract.ts';
+
+type PropertySchema = NonNullable<SchemaObject['properties']>[string];
+
+/** Roles an agent can say it holds when searching: what a command must receive (numbers and options may stay defaults). */
+export const HELD_INPUT_ROLES = ['input_file', 'text', 'url', 'json'] as const satisfies readonly InputRole[];
+export type HeldInputRole = (typeof HELD_INPUT_ROLES)[number];
+
+/** For each placeholder role, the roles of inputs that can fill it, best first. */
+export const COMPATIBLE: Record<InputRole, InputRole[]> = {
+  input_file: ['input_file'],
+  output_file: ['output_file'],
+  output_dir: ['output_dir'],
+  url: ['url', 'text'],
+  text: ['text', 'url', 'json', 'number'],
+  json: ['json', 'text'],
+  number: ['number'],
+  option: ['option'],
+};
+
+/** The role a placeholder without a declared one most likely has, from its name, type and description. */
+export function guessRole(name: string, prop: PropertySchema | undefined): InputRole {
+  const n = name.toLowerCase();
+  const d = (prop?.description ?? '').toLowerCase();
+  if (/(^|_)(out|output|dest|destination)(_?dir|_?folder|_?directory)$/.test(n)) return 'output_dir';
+  if (
+    /(^|_)(out|output|dest|destination|target)(_?file|_?path)?$/.test(n) ||
+    /\b(output|write[sn]?|save[sd]?) (file|path)\b/.test(d)
+  ) {
+    return 'output_file';
+  }
+  if (/(^|_)(url|uri|link|endpoint|href)$/.test(n) || prop?.format === 'uri') return 'url';
+  if (prop?.type === 'number' || prop?.type === 'integer') return 'number';
+  if (/(^|_)(file|path|filename|filepath|input|src|source)$/.test(n) || /\b(file|path) (to|of)\b/.test(d)) {
+    return 'input_file';
+  }
+  if (/(^|_)json$/.test(n)) return 'json';
+  return 'text';
+}
+
+/** The role of each placeholder of the contract's execute command (declared, else guessed), in order of use. */
+export function placeholderRoles(c: ToolContract): InputRole[] {
+  const cmd = c.action.execute_cmd;
+  if (typeof cmd !== 'string') return [];
+  const props = c.logic.input_schema.properties ?? {};
+  return placeholderNames(cmd).map((p) => props[p]?.role ?? guessRole(p, props[p]));
+}
+
+/**
+ * Whether placeholders of these roles can take every held input, each input its own placeholder (a matching:
+ * two files need two file placeholders). No held input: always true.
+ */
+export function takesInputs(roles: readonly InputRole[], held: readonly InputRole[]): boolean {
+  if (held.length === 0) return true;
+  if (held.length > roles.length) return false;
+  const used = new Array<boolean>(roles.length).fill(false);
+  // The most constrained input first keeps the search tiny (commands have a handful of placeholders).
+  const order = [...held].sort(
+    (a, b) =>
+      roles.filter((r) => COMPATIBLE[r].includes(a)).length - roles.filter((r) => COMPATIBLE[r].includes(b)).length,
+  );
+  const place = (i: number): boolean => {
+    if (i === order.length) return true;
+    for (let k = 0; k < roles.length; k++) {
+      if (used[k] || !COMPATIBLE[roles[k]!].includes(order[i]!)) continue;
+      used[k] = true;
+      if (place(i + 1)) return true;
+      used[k] = false;
+    }
+    return false;
+  };
+  return place(0);
+}
