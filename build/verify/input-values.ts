@@ -161,9 +161,12 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
     case 'url':
       // The execute step has no network: web URLs point at the sandbox's own fixture server unless given. A
       // declared address of another kind (redis://, mongodb://, smtps://, ws://) names a server the fixture is
-      // not, so it is kept: the tool then needs the network and is checked as far as it loads.
+      // not, so it is kept: the tool then needs the network and is checked as far as it loads. So is a web
+      // address on the user's own machine with a port (http://localhost:8000, a Chroma, Qdrant or MCP server),
+      // a service to run, and a git repository: a sample HTML page can stand in for neither.
       if (given !== undefined) return { value: given, source };
-      if (text !== undefined && !/^https?:\/\//i.test(text)) return { value: text, source };
+      if (text !== undefined && (!/^https?:\/\//i.test(text) || LOCAL_SERVICE.test(text)))
+        return { value: text, source };
       return { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
     case 'number':
       return { value: text ?? '2', source };
@@ -175,6 +178,12 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
 }
 
 /** Values for every placeholder of the command, from the contract's input schema and the caller's values. */
+/**
+ * Addresses a sample page cannot stand in for: http(s) on a loopback host with an explicit port (a server the
+ * user runs) and git repositories (`….git`, which git clones through its own protocol).
+ */
+const LOCAL_SERVICE = /^https?:\/\/((localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0):\d+(\/|$)|[^?#]*\.git\/?$)/i;
+
 export function fillInputs(
   contract: ToolContract,
   placeholders: string[],

@@ -48,6 +48,8 @@ export interface RunResult {
   outputs: { stdout: string; files: Record<string, Buffer>; dirs?: Record<string, string[]> };
   /** Registries on the allow-list that this machine could not reach during the install. */
   unreachableRegistries?: string[];
+  /** Hosts off the allow-list the install tried to reach (a browser, engine or model download), refused. */
+  refusedHosts?: string[];
 }
 
 const NEVER_RUN = new Set(['sudo', 'homebrew', 'pipe_to_shell', 'remote_script']);
@@ -310,6 +312,7 @@ export async function withInstalled(
     if (result.setup.code !== 0) return result;
     result.install = await step(plan.installArgv, true);
     if (proxy.unreachable.length) result.unreachableRegistries = [...new Set(proxy.unreachable)];
+    if (proxy.refused.length) result.refusedHosts = [...new Set(proxy.refused)];
     if (result.install.code !== 0) return result;
     // The proxy is closed before anything the package installed runs again.
     await proxy.close();

@@ -49,6 +49,19 @@ export function stepFailure(label: string, step: StepResult): string {
 
 const ok = (step: StepResult | undefined): boolean => step !== undefined && step.code === 0 && !step.limit;
 
+/**
+ * An execute failure after an install that completed while reaching for hosts other than the package registries
+ * (a browser, engine or model download its install script makes, refused here and tolerated by the script): the
+ * tool may well work where those hosts are reachable, so it is unverifiable here, with the hosts named; null
+ * when the install reached for nothing else. (A command that reaches the network at run time without the contract
+ * saying so stays a failure: the contract must declare `requires.network`.)
+ */
+function withheld(run: RunResult, step: StepResult, label: string): string | null {
+  const hosts = run.refusedHosts ?? [];
+  if (hosts.length === 0) return null;
+  return `its install reached for ${hosts.join(', ')} (outside the package registries; refused here), so the tool may need a download this sandbox withholds; ${stepFailure(label, step)}`;
+}
+
 export function judge(run: RunResult, now = new Date()): Verification {
   const evidence = {
     checked_at: now.toISOString(),
@@ -72,7 +85,10 @@ export function judge(run: RunResult, now = new Date()): Verification {
         ...evidence,
       };
     }
-    return failed(stepFailure('install', run.install));
+    // An install that does not complete is a failure even when it reached for other hosts (a hostile package
+    // does too); the hosts are named so a maintainer can tell a refused download from a broken package.
+    const hosts = run.refusedHosts?.length ? ` (it reached for ${run.refusedHosts.join(', ')}: refused here)` : '';
+    return failed(`${stepFailure('install', run.install)}${hosts}`);
   }
   const execute = run.execute as StepResult;
   const printed = execute.stdout.trim().length > 0 || Object.values(run.outputs.files).some((f) => f.length > 0);
@@ -97,5 +113,7 @@ export function judge(run: RunResult, now = new Date()): Verification {
     if (printed) return { status: 'passed', level: 'runs', reason: 'installed and did its task offline', ...evidence };
     return failed('execute exited 0 but printed nothing and wrote no output file');
   }
+  const outside = withheld(run, execute, 'execute');
+  if (outside) return { status: 'unverifiable', reason: outside, ...evidence };
   return failed(stepFailure('execute', execute));
 }

@@ -22,6 +22,21 @@ describe('fillInput for URLs', () => {
     }
   });
 
+  it("keeps a service on the user's own machine (loopback host and port): a sample page cannot answer for it", () => {
+    for (const example of [
+      'http://localhost:8000',
+      'http://127.0.0.1:6333/',
+      'http://localhost:3000/mcp',
+      'https://github.com/steveukx/git-js.git',
+    ]) {
+      const r = fillInput('server_url', { type: 'string', role: 'url', examples: [example] });
+      expect(r.value).toBe(example);
+      expect(r.fixture).toBeUndefined();
+    }
+    // A loopback address without a port is still a page the fixture can stand in for.
+    expect(fillInput('url', { role: 'url', examples: ['http://localhost/index.html'] }).fixture).toBe(true);
+  });
+
   it('lets a value the caller gives win', () => {
     expect(fillInput('url', { role: 'url', examples: ['https://example.com/'] }, 'http://x.test/').value).toBe(
       'http://x.test/',

@@ -38,6 +38,22 @@ beforeAll(async () => {
     },
     { name: 'quiet', files: { 'cli.js': '#!/usr/bin/env node\n' }, bin: { quiet: 'cli.js' } },
     {
+      // Like a browser automation package: its postinstall downloads a browser from a CDN (refused here), and its
+      // command then cannot find it.
+      name: 'needs-browser',
+      scripts: { postinstall: 'node download.js' },
+      files: {
+        'download.js': `const http = require('http'); const u = new URL(process.env.HTTPS_PROXY);
+const req = http.request({ host: u.hostname, port: u.port, method: 'CONNECT', path: 'cdn.browsers.test:443' });
+req.on('connect', (res) => { console.log('download answered', res.statusCode); process.exit(0); });
+req.on('response', (res) => { console.log('download refused', res.statusCode); process.exit(0); });
+req.on('error', (e) => { console.log('download failed', e.message); process.exit(0); });
+req.end();\n`,
+        'cli.js': '#!/usr/bin/env node\nconsole.error("Error: Could not find the browser"); process.exit(1);\n',
+      },
+      bin: { 'needs-browser': 'cli.js' },
+    },
+    {
       name: 'cloudy',
       main: 'index.js',
       files: {
@@ -117,6 +133,20 @@ describe('runContract', { timeout: 300_000 }, () => {
     );
     expect(verdict.status).toBe('failed');
     expect(verdict.reason).toMatch(/execute exited with code 3: Error: cannot parse input/);
+  });
+
+  it('calls a failure after an install that reached for a withheld host unverifiable, naming the host', async () => {
+    const browser = await verify(
+      contract('npm-needs-browser-v1', 'npm', {
+        install_cmd: 'npm install needs-browser',
+        execute_cmd: 'npx needs-browser',
+      }),
+    );
+    expect(browser.run.refusedHosts).toEqual(['cdn.browsers.test:443']);
+    expect(browser.verdict).toMatchObject({ status: 'unverifiable' });
+    expect(browser.verdict.reason).toMatch(
+      /^its install reached for cdn\.browsers\.test:443 .*execute exited with code 1: Error: Could not find the browser/,
+    );
   });
 
   it('fails a tool that prints nothing', async () => {
