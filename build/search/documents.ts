@@ -8,6 +8,7 @@
 //   averageLengths(analyzed[])          -> per-field average lengths (BM25 length normalisation)
 //   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
 import type { ToolContract } from '../model/contract.ts';
+import { directionPairs } from './direction.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
 import { rankingPrior } from '../model/views.ts';
@@ -195,7 +196,8 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       .map(nameKey)
       .filter(Boolean)
       .map((k) => `=${k}`),
-    task: analyze(f.task ?? ''),
+    // The task's words, then the conversion directions it states (direction.ts: "markdown>html").
+    task: [...analyze(f.task ?? ''), ...directionPairs(f.task ?? '')],
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
     types: (f.types ?? []).flatMap((t) => analyze(t)),

@@ -72,7 +72,8 @@ export function learnExpansions(
     const list: number[] = [];
     for (let k = 0; k < d.terms.length; k++) {
       const term = d.terms[k]!;
-      if (term.startsWith('=') || !TEXT_FIELDS.some((i) => fieldCount(d.packed[k]!, i) > 0)) continue;
+      if (term.startsWith('=') || term.includes('>') || !TEXT_FIELDS.some((i) => fieldCount(d.packed[k]!, i) > 0))
+        continue;
       let id = ids.get(term);
       if (id === undefined) {
         id = names.length;

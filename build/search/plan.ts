@@ -4,6 +4,7 @@
 //   planQuery(raw, expansions, topicality?) -> QueryPlan
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
 //   coverageOf(orig, exp, w)   IDF-weighted share of concepts a document matches (bitmasks)
+import { directionPairs } from './direction.ts';
 import { RANK } from './rank.ts';
 import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText, stem } from './tokenize.ts';
 
@@ -176,6 +177,9 @@ export function planQuery(
       n++;
     }
   });
+  // Conversion directions ("html page into markdown" → html>markdown): bonus terms, not concepts, so a tool
+  // for the reverse conversion is not helped by them.
+  for (const pair of directionPairs(text)) add(pair, RANK.directionWeight, 0, 0);
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
   const key = nameKey(text);
   // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.

@@ -34,6 +34,7 @@ export const RANK: {
   coverageExponent: number;
   otherPlatform: number;
   exactNameWeight: number;
+  directionWeight: number;
   fillerWeight: number;
   expansionCover: number;
   expansionWeight: number;
@@ -73,6 +74,8 @@ export const RANK: {
   otherPlatform: 0.55,
   /** Query weight of the exact-name term ("=jsyaml"); it is a bonus, not a concept. */
   exactNameWeight: 1.5,
+  /** Query weight of a conversion-direction pair ("html>markdown", direction.ts); a bonus, not a concept. */
+  directionWeight: 2,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
   fillerWeight: 0.2,
   /** Coverage credit for a concept matched only through an expansion (a typed word counts 1). */

@@ -34,7 +34,7 @@ export function learnTopicality(docs: readonly AnalyzedDocument[]): Map<string, 
   for (const d of docs) {
     for (let k = 0; k < d.terms.length; k++) {
       const term = d.terms[k]!;
-      if (term.startsWith('=')) continue;
+      if (term.startsWith('=') || term.includes('>')) continue;
       const packed = d.packed[k]!;
       const inTopic = TOPIC_FIELDS.some((i) => fieldCount(packed, i) > 0);
       if (!inTopic && !PROSE_FIELDS.some((i) => fieldCount(packed, i) > 0)) continue;

@@ -1,0 +1,83 @@
+// Conversion direction. "convert an HTML page into Markdown" and "Convert Markdown to HTML" share every word, so
+// bag-of-words ranking cannot tell a tool for the need from one for the reverse. Both sides read the direction
+// the same way: "A to B", "A into B" and "B from A" give the pair term `a>b` (analysed words, so plurals and
+// spellings agree). Documents index the pairs of their task in the task field; a query adds its pairs as bonus
+// terms (not concepts), so a tool converting the asked way gains and the reverse gains nothing. Pure, shared by
+// both engines through documents.ts and plan.ts.
+import { analyze, normalizeText } from './tokenize.ts';
+
+const TOWARD = new Set(['to', 'into']);
+const FROM = 'from';
+// Words that sit between a format and the connector without being the format ("an HTML page into", "a JSON
+// file to"): skipped, so the pair names the formats.
+const SKIP = new Set([
+  'a',
+  'an',
+  'the',
+  'its',
+  'their',
+  'your',
+  'my',
+  'this',
+  'that',
+  'file',
+  'files',
+  'page',
+  'pages',
+  'document',
+  'documents',
+  'data',
+  'content',
+  'contents',
+  'format',
+  'formatted',
+  'plain',
+  'back',
+]);
+const AND = new Set(['and', 'or']);
+const MAX_PAIRS = 6;
+
+function term(word: string | undefined): string | null {
+  if (!word || SKIP.has(word) || AND.has(word) || TOWARD.has(word) || word === FROM || /^\d+$/.test(word)) return null;
+  return analyze(word)[0] ?? null;
+}
+
+/** The `source>target` pair terms a text states, in order, each once. */
+export function directionPairs(text: unknown, maxChars?: number): string[] {
+  const words = normalizeText(text, maxChars).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out: string[] = [];
+  const add = (from: string | null, to: string | null) => {
+    const pair = from && to && from !== to ? `${from}>${to}` : null;
+    if (pair && !out.includes(pair) && out.length < MAX_PAIRS) out.push(pair);
+  };
+  const next = (i: number): string | null => {
+    for (let k = i + 1; k < words.length && k <= i + 3; k++) {
+      if (SKIP.has(words[k]!)) continue;
+      return term(words[k]);
+    }
+    return null;
+  };
+  // The word before the connector, and the ones joined to it by and/or ("HTML and XML to JSON").
+  const previous = (i: number): string[] => {
+    const found: string[] = [];
+    for (let k = i - 1; k >= 0 && k >= i - 6; k--) {
+      const w = words[k]!;
+      if (SKIP.has(w)) continue;
+      if (found.length > 0 && AND.has(w)) continue;
+      const t = term(w);
+      if (!t || (found.length > 0 && !AND.has(words[k + 1]!))) break;
+      found.push(t);
+    }
+    return found;
+  };
+  words.forEach((w, i) => {
+    if (TOWARD.has(w)) {
+      const to = next(i);
+      for (const from of previous(i)) add(from, to);
+    } else if (w === FROM) {
+      const from = next(i);
+      for (const to of previous(i).slice(0, 1)) add(from, to);
+    }
+  });
+  return out;
+}

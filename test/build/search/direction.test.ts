@@ -1,0 +1,70 @@
+// Conversion direction (build/search/direction.ts): "HTML into Markdown" finds the HTML-to-Markdown tool first,
+// not the Markdown-to-HTML one that shares every word, in both engines.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StaticSearch } from '../../../build/search/client.ts';
+import { directionPairs } from '../../../build/search/direction.ts';
+import { documentFromContract } from '../../../build/search/documents.ts';
+import { createSearchIndex } from '../../../build/search/engine.ts';
+import { dirFetcher } from '../../../build/search/fs-fetch.ts';
+import { writeStaticSearch } from '../../../build/search/static-index.ts';
+import { sampleContract } from '../../helpers/temp-catalog.ts';
+
+describe('directionPairs', () => {
+  it('reads "A to B", "A into B" and "B from A", skipping articles and words like file or page', () => {
+    expect(directionPairs('convert an HTML page into Markdown')).toEqual(['html>markdown']);
+    expect(directionPairs('Convert Markdown to HTML (CommonMark, GFM)')).toEqual(['markdown>html']);
+    expect(directionPairs('convert a JSON file to XML')).toEqual(['json>xml']);
+    expect(directionPairs('extract all the text from a PDF document')).toEqual(['pdf>text']);
+    expect(directionPairs('convert HTML and XML to JSON')).toEqual(['xml>json', 'html>json']);
+    expect(directionPairs('Parse XML into JavaScript objects and build XML from objects')).toEqual([
+      'xml>javascript',
+      'object>xml',
+    ]);
+  });
+
+  it('states nothing where no format is named on both sides', () => {
+    expect(directionPairs('how many days are there from 2023-12-25 to 2024-02-14')).toEqual([]);
+    expect(directionPairs('Convert between units of measurement')).toEqual([]);
+    expect(directionPairs('')).toEqual([]);
+    expect(directionPairs('to into from to')).toEqual([]);
+  });
+});
+
+describe('ranking by direction', () => {
+  const filler = Array.from({ length: 20 }, (_, i) =>
+    sampleContract(`npm-other${i}-v1`, { identity: { task: `Lint source files of kind ${i}`, tags: ['lint'] } }),
+  );
+  // The reverse converter is the more reliable one, so without direction it would rank first.
+  const forward = sampleContract('npm-md-to-html-v1', {
+    identity: { task: 'Convert Markdown to HTML', tags: ['markdown', 'html'] },
+    trust: { reliability_score: 0.97 },
+  });
+  const backward = sampleContract('npm-html-to-md-v1', {
+    identity: { task: 'Convert HTML to Markdown', tags: ['markdown', 'html'] },
+    trust: { reliability_score: 0.8 },
+  });
+  const docs = [...filler, forward, backward].map(documentFromContract);
+
+  it('each way finds its converter first, and both engines agree on order and scores', async () => {
+    const built = createSearchIndex(docs);
+    expect(built.engine.search('convert an HTML page into Markdown', { limit: 1 })[0]?.id).toBe('npm-html-to-md-v1');
+    expect(built.engine.search('markdown file to html', { limit: 1 })[0]?.id).toBe('npm-md-to-html-v1');
+    // No direction in the query: the more reliable converter, as before.
+    expect(built.engine.search('markdown html', { limit: 1 })[0]?.id).toBe('npm-md-to-html-v1');
+    const dir = mkdtempSync(path.join(tmpdir(), 'direction-'));
+    try {
+      writeStaticSearch(docs, dir, { expansions: built.expansions, analyzed: built.analyzed });
+      const client = await StaticSearch.open(dirFetcher(dir).fetchJson);
+      for (const q of ['convert an HTML page into Markdown', 'markdown file to html', 'markdown html']) {
+        const api = built.engine.search(q, { limit: 5 });
+        const stat = await client.search(q, { limit: 5 });
+        expect(stat.map((h) => [h.id, h.score])).toEqual(api.map((h) => [h.id, h.score]));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
