@@ -1,12 +1,13 @@
 // Conversion direction. "convert an HTML page into Markdown" and "Convert Markdown to HTML" share every word, so
 // bag-of-words ranking cannot tell a tool for the need from one for the reverse. Both sides read the direction
-// the same way: "A to B", "A into B" and "B from A" give the pair term `a>b` (analysed words, so plurals and
+// the same way: "A to B", "A into B", "A as B" and "B from A" give the pair term `a>b` (analysed words, so plurals and
 // spellings agree). Documents index the pairs of their task in the task field; a query adds its pairs as bonus
 // terms (not concepts), so a tool converting the asked way gains and the reverse gains nothing. Pure, shared by
 // both engines through documents.ts and plan.ts.
 import { analyze, normalizeText } from './tokenize.ts';
 
-const TOWARD = new Set(['to', 'into']);
+// "as": "save the table as CSV", "write a markdown document out as an HTML file".
+const TOWARD = new Set(['to', 'into', 'as']);
 const FROM = 'from';
 // Words that sit between a format and the connector without being the format ("an HTML page into", "a JSON
 // file to"): skipped, so the pair names the formats.
@@ -33,6 +34,9 @@ const SKIP = new Set([
   'formatted',
   'plain',
   'back',
+  'out',
+  'it',
+  'them',
 ]);
 const AND = new Set(['and', 'or']);
 const MAX_PAIRS = 6;
