@@ -44,21 +44,37 @@ export const WORKER_OUTPUTS: readonly string[] = ['static', 'api', 'search'];
 
 const under = (rel: string, prefixes: readonly string[]) => prefixes.some((p) => rel === p || rel.startsWith(`${p}/`));
 
-function compressibleFiles(dir: string, scope: CompressScope): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((e) => e.isFile() && isCompressible(e.name))
-    .map((e) => path.join(e.parentPath, e.name))
-    .filter((f) => {
-      const rel = path.relative(dir, f).split(path.sep).join('/');
-      return (!scope.only || under(rel, scope.only)) && !(scope.skip && under(rel, scope.skip));
-    });
+/** The copies each compressible file gets. */
+export const COMPRESSED_EXTENSIONS = ['.br', '.gz'] as const;
+
+/**
+ * The compressible files of the scope that still lack their compressed copies. Copies linked with their
+ * file by an incremental build (build/pipeline/incremental.ts) show in the same directory listing, so
+ * those files cost no read and no stat here.
+ */
+function filesToCompress(dir: string, scope: CompressScope): { files: string[]; present: number } {
+  const entries = readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile());
+  const names = new Set(entries.map((e) => path.join(e.parentPath, e.name)));
+  const files: string[] = [];
+  let present = 0;
+  for (const e of entries) {
+    if (!isCompressible(e.name)) continue;
+    const f = path.join(e.parentPath, e.name);
+    const rel = path.relative(dir, f).split(path.sep).join('/');
+    if ((scope.only && !under(rel, scope.only)) || (scope.skip && under(rel, scope.skip))) continue;
+    if (COMPRESSED_EXTENSIONS.every((ext) => names.has(f + ext))) present++;
+    else files.push(f);
+  }
+  return { files, present };
 }
 
-function sameInode(a: string, b: string): boolean {
-  const sa = statSync(a, { throwIfNoEntry: false });
-  const sb = statSync(b, { throwIfNoEntry: false });
-  return Boolean(sa && sb && sa.ino === sb.ino && sa.dev === sb.dev);
+/** Is this file the previous build's own, hard-linked into this one (same inode)? */
+function linkedFromPrevious(file: string, prevFile: string): boolean {
+  const sa = statSync(file);
+  // A file this build wrote has one link; only a linked one can be the previous build's.
+  if (sa.nlink < 2) return false;
+  const sb = statSync(prevFile, { throwIfNoEntry: false });
+  return Boolean(sb && sa.ino === sb.ino && sa.dev === sb.dev);
 }
 
 /** Links the previous build's .br and .gz of an unchanged file; false when it had none. */
@@ -92,18 +108,19 @@ export async function precompress(
   prevDir: string | null = null,
   scope: CompressScope = {},
 ): Promise<CompressStats> {
-  const files = compressibleFiles(buildDir, scope);
+  const { files, present } = filesToCompress(buildDir, scope);
   const stats = emptyStats();
+  stats.linked = present;
   for (let i = 0; i < files.length; i++) {
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
     const file = files[i] as string;
-    const data = readFileSync(file);
-    if (data.length < MIN_COMPRESS_BYTES) continue;
     const prevFile = prevDir ? path.join(prevDir, path.relative(buildDir, file)) : null;
-    if (prevFile && sameInode(file, prevFile) && linkPrevious(file, prevFile)) {
+    if (prevFile && linkedFromPrevious(file, prevFile) && linkPrevious(file, prevFile)) {
       stats.linked++;
       continue;
     }
+    const data = readFileSync(file);
+    if (data.length < MIN_COMPRESS_BYTES) continue;
     const br = zlib.brotliCompressSync(data, {
       params: {
         [zlib.constants.BROTLI_PARAM_QUALITY]: QUALITY.br,
