@@ -12,7 +12,15 @@ import { type FilledInput, fillInputs, SAMPLES_DIR } from './input-values.ts';
 import { jsLoadTargets, type LoadTarget, pyLoadTargets, writeLoadCheck } from './load-check.ts';
 import { type Registries, registriesFromEnv, registryAccess, trustSettings } from './registries.ts';
 import { startAllowListProxy } from './registry-proxy.ts';
-import { RELAY_PORT, runSandboxed, SANDBOX_WORK, type SandboxLimits, type SandboxResult } from './sandbox.ts';
+import {
+  DEFAULT_LIMITS,
+  folderSize,
+  RELAY_PORT,
+  runSandboxed,
+  SANDBOX_WORK,
+  type SandboxLimits,
+  type SandboxResult,
+} from './sandbox.ts';
 import { unreachedHosts } from './withheld.ts';
 
 export type Runtime = 'node' | 'python';
@@ -357,7 +365,12 @@ export async function withInstalled(
     if (result.install.code !== 0) return result;
     // The proxy is closed before anything the package installed runs again.
     await proxy.close();
-    await body({ workDir, result, registryHosts: access.hosts, step: (argv, extra) => step(argv, false, extra) });
+    // The disk limit of later steps counts from what the install left (a venv with torch is over 1 GiB).
+    const installed = await folderSize(workDir, Number.POSITIVE_INFINITY);
+    const allowance = options.limits?.diskBytes ?? DEFAULT_LIMITS.diskBytes;
+    const offline = (argv: string[], extra: StepExtra = {}) =>
+      step(argv, false, { ...extra, limits: { diskBytes: installed + allowance, ...extra.limits } });
+    await body({ workDir, result, registryHosts: access.hosts, step: offline });
     return result;
   } finally {
     await proxy.close().catch(() => {});

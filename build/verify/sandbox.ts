@@ -176,7 +176,7 @@ async function chownTree(dir: string, uid: number): Promise<void> {
 }
 
 /** Bytes under a folder, stopping once past `cap` (symlinks not followed). */
-async function folderSize(dir: string, cap: number): Promise<number> {
+export async function folderSize(dir: string, cap: number): Promise<number> {
   let total = 0;
   const stack = [dir];
   while (stack.length > 0 && total <= cap) {

@@ -291,9 +291,27 @@ describe('install limits for real packages', { timeout: 300_000 }, () => {
     const writes = await verify(
       contract('pypi-bigwheel-v1', 'pypi', {
         install_cmd: 'pip install bigwheel',
-        execute_cmd: `python3 -c "import os; f = open('out.bin', 'wb'); f.truncate(300 * 1024 * 1024); print('written')"`,
+        execute_cmd: `python3 -c "f = open('out.bin', 'wb'); f.truncate(300 * 1024 * 1024); print('written')"`,
       }),
     );
     expect(writes.verdict).toMatchObject({ status: 'failed', reason: 'execute stopped at the file-size limit' });
+  });
+
+  it('counts the disk limit of the execute step from what the install left', async () => {
+    // 400 MiB of work folder: the install leaves over 300 MiB; the command then writes 200 MiB more.
+    const c = contract('pypi-bigwheel-v1', 'pypi', {
+      install_cmd: 'pip install bigwheel',
+      execute_cmd: `python3 -c "import time; f = open('out.bin', 'wb'); [f.write(bytes(1 << 20)) for _ in range(200)]; f.flush(); time.sleep(3); print('written')"`,
+    });
+    const { run, verdict } = await local.verify(c, { limits: { wallMs: 120_000, diskBytes: 400 * MiB } });
+    expect(run.install?.code).toBe(0);
+    expect(verdict, run.execute?.stderr.slice(-300)).toMatchObject({ status: 'passed', level: 'runs' });
+    // Past the allowance it still stops: 450 MiB more than the install left.
+    const more = contract('pypi-bigwheel-v1', 'pypi', {
+      install_cmd: 'pip install bigwheel',
+      execute_cmd: `python3 -c "import time; fs = [open('out%d.bin' % i, 'wb') for i in range(3)]; [f.write(bytes(150 << 20)) for f in fs]; [f.flush() for f in fs]; time.sleep(5); print('written')"`,
+    });
+    const stopped = await local.verify(more, { limits: { wallMs: 120_000, diskBytes: 400 * MiB } });
+    expect(stopped.verdict).toMatchObject({ status: 'failed', reason: 'execute stopped at the disk limit' });
   });
 });
