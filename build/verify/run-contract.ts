@@ -129,15 +129,16 @@ let pythonVersion: string | undefined;
 /**
  * The install step's limits per runtime, over the sandbox's defaults, measured on real packages (README,
  * "Verification"): npm applications with their whole dependency tree grow the work folder to 2.8 GB (Flowise:
- * npm's cache and node_modules) and took 9 to 14 minutes on this loaded machine (n8n, Flowise); PyPI's
+ * npm's cache and node_modules) and took 9 to 14 minutes on this loaded machine (n8n, Flowise), npm itself
+ * past the default 120 s of CPU time (n8n); PyPI's
  * machine-learning wheels hold single files of 434 MiB (libtorch_cpu.so) to 517 MiB (libcublasLt.so in
  * torch's CUDA build) and install to 1.3 GiB (torch for the CPU with transformers and sentence-transformers) to
  * 5.3 GiB (the CUDA build), plus the downloaded wheels while pip works. The execute step keeps the defaults:
  * a tool's task needs none of this.
  */
 export const INSTALL_LIMITS: Record<Runtime, Partial<SandboxLimits>> = {
-  node: { diskBytes: 4 * 1024 ** 3, wallMs: 20 * 60_000 },
-  python: { fileBytes: 1024 ** 3, diskBytes: 10 * 1024 ** 3, wallMs: 20 * 60_000 },
+  node: { diskBytes: 4 * 1024 ** 3, wallMs: 20 * 60_000, cpuSeconds: 900 },
+  python: { fileBytes: 1024 ** 3, diskBytes: 10 * 1024 ** 3, wallMs: 20 * 60_000, cpuSeconds: 900 },
 };
 
 const INSTALL_TMP = `${SANDBOX_WORK}/.cache/tmp`;
