@@ -91,7 +91,7 @@ export function installVerdict(run: RunResult, install: StepResult, evidence: Ev
   if (named.length) {
     return {
       status: 'unverifiable',
-      reason: `its install downloads from ${named.map(hostName).join(', ')}, outside the package registries (withheld here), and failed without it; it may install where that host is reachable: ${failure}`,
+      reason: `its install downloads from ${named.map(hostName).join(', ')}, outside the package registries (withheld here), and failed without it; it may install where ${named.length > 1 ? 'those hosts are' : 'that host is'} reachable: ${failure}`,
       ...evidence,
     };
   }
