@@ -13,7 +13,7 @@ import { schemaFiles } from '../model/json-schemas.ts';
 import { llmsFiles } from '../discovery/llms-txt.ts';
 import { robotsTxt } from '../discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from '../discovery/sitemap.ts';
-import { precompress } from '../compress/precompress.ts';
+import { addStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
 import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';
@@ -170,9 +170,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     });
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
     const pages = await phase('html', () => renderSite(site, buildDir));
-    Object.assign(phases, (await phase('worker-wait', () => side)).phases);
-    // Last, over every finished file: .br and .gz beside each compressible one (build/compress/).
-    const compressed = await phase('compress', () => precompress(buildDir, prev?.dir ?? null));
+    // .br and .gz beside each compressible file (build/compress/): here those of this thread, while the
+    // worker compresses its own.
+    const own = await phase('compress', () => precompress(buildDir, prev?.dir ?? null, { skip: WORKER_OUTPUTS }));
+    const worker = await phase('worker-wait', () => side);
+    Object.assign(phases, worker.phases);
+    const compressed = addStats(own, worker.compressed);
     const ms = Math.round(performance.now() - started);
     const info = {
       generated_at: generatedAt,
