@@ -176,6 +176,7 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
     inputs: task.inputs,
     staged,
     outDir: OUT_DIR,
+    need: task.need,
   });
   if (fill.problems.length) {
     const why = fill.problems.map((p) => `{${p.name}}: ${p.reason}`).join('; ');
