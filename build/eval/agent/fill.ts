@@ -141,6 +141,12 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.problems.push({ name: p, kind: 'undescribed', reason: 'not described in input_schema' });
       continue;
     }
+    // An optional file (its default says what "none" is, often empty) may stay at it; any other needs the task's.
+    if (role === 'input_file' && typeof prop.default === 'string') {
+      result.values[p] = prop.default;
+      result.sources[p] = 'default';
+      continue;
+    }
     if (role === 'input_file') {
       result.problems.push({ name: p, kind: 'unfilled', reason: 'a file to read, and the task gives no file for it' });
       continue;

@@ -228,6 +228,32 @@ describe('fillPlaceholders', () => {
     expect(plain.values).toEqual({ width: '5', turn: '90' });
   });
 
+  it('leaves an optional file (one with a default) at its default when the task gives none', () => {
+    const schema: SchemaObject = {
+      type: 'object',
+      properties: {
+        body: { type: 'string', role: 'text', examples: ['hi'] },
+        attachment: { type: 'string', role: 'input_file', default: '', description: 'File to attach (empty: none)' },
+        config: { type: 'string', role: 'input_file', examples: ['c.json'] },
+      },
+    };
+    const r = fill(schema, ['body', 'attachment'], [{ name: 'body', role: 'text', value: 'Hello' }]);
+    expect(r.values).toEqual({ body: 'Hello', attachment: '' });
+    expect(r.problems).toEqual([]);
+    const withFile = fill(
+      schema,
+      ['body', 'attachment'],
+      [
+        { name: 'body', role: 'text', value: 'Hello' },
+        { name: 'file', role: 'input_file', file: 'a.txt' },
+      ],
+      { file: 'in/a.txt' },
+    );
+    expect(withFile.values.attachment).toBe('in/a.txt');
+    // A file without a default is still the task's to give.
+    expect(fill(schema, ['config'], []).problems.map((p) => p.name)).toEqual(['config']);
+  });
+
   it('guesses roles for contracts written before roles existed', () => {
     expect(guessRole('output_dir', undefined)).toBe('output_dir');
     expect(guessRole('out', undefined)).toBe('output_file');
