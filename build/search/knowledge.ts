@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SearchDocument } from './documents.ts';
+import { learnVocabulary, nameParts } from './name-parts.ts';
 import { analyze, isStopWord } from './tokenize.ts';
 
 // Generic words that name nothing in particular, even capitalised ("Python", "API"), besides stop words.
@@ -260,6 +261,7 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
   }
   const nSources = termsOf.size || 1;
   const idf = (t: string) => Math.log(1 + nSources / (df.get(t) ?? 1));
+  const vocabulary = learnVocabulary(docs.flatMap((d) => (d.kind === 'tool' ? [d.fields.task ?? ''] : [])));
   return docs.map((d, i) => {
     const about: string[] = [];
     const sources = mentionedBy.get(i);
@@ -284,7 +286,8 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
       if (words) about.push(...words.flatMap((w) => analyze(w)));
     }
     const mentions = sources ? new Set(sources).size : 0;
-    if (!about.length && !d.fields.about && !mentions && !d.mentions) return d;
-    return { ...d, mentions, fields: { ...d.fields, about } };
+    const parts = d.kind === 'tool' ? nameParts(d.fields.name, vocabulary) : [];
+    if (!about.length && !parts.length && !d.fields.about && !d.fields.nameParts && !mentions && !d.mentions) return d;
+    return { ...d, mentions, fields: { ...d.fields, about, nameParts: parts } };
   });
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchDocument } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
 import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
-import { popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
+import { maturityFactor, popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
 
 function tool(
   name: string,
@@ -133,5 +133,21 @@ describe('catalog knowledge', () => {
     expect(ids(without.search('billing invoices'))).not.toContain(sdk.id);
     const engine = createSearchIndex([...FILLER, sdk, other], { services }).engine;
     expect(engine.search('billing invoices')[0]!.id).toBe(sdk.id);
+  });
+});
+
+describe('maturity', () => {
+  it('ranks a 0.0.x release below a mature one for the same match, and leaves unknown versions alone', () => {
+    expect(maturityFactor('2.3.1')).toBe(1);
+    expect(maturityFactor('2024.1.0')).toBe(1);
+    expect(maturityFactor('0.12.0')).toBe(1);
+    expect(maturityFactor(null)).toBe(1);
+    expect(maturityFactor('nightly')).toBe(1);
+    expect(maturityFactor('0.0.3')).toBeLessThan(maturityFactor('0.5.0'));
+    expect(maturityFactor('0.5.0')).toBeLessThan(1);
+    const young = { ...tool('yaml-young', 'YAML parser', { prior: 0.9 }), version: '0.0.2' };
+    const mature = { ...tool('yaml-mature', 'YAML parser', { prior: 0.9 }), version: '3.1.0' };
+    const engine = createSearchIndex([...FILLER, young, mature]).engine;
+    expect(ids(engine.search('yaml parser').slice(0, 2))).toEqual([mature.id, young.id]);
   });
 });
