@@ -102,6 +102,14 @@ const RELATION_WORDS = new Set([
   'util',
 ]);
 
+/** Candidate base words of an inflected lower-case word: "mocks" mock, "scrolling" scroll, "compressed" compress. */
+function inflectionBases(w: string): string[] {
+  const m = /^([a-z]{3,}?)(?:s|es|ed|d|ing|er|ers)$/.exec(w);
+  if (!m) return [];
+  const base = m[1]!;
+  return [base, `${base}e`, ...(/([b-df-hj-np-tv-z])\1$/.test(base) ? [base.slice(0, -1)] : [])];
+}
+
 /** Lower-cased name as other entries write it ("@slack/web-api" stays whole; "Flask_Login" -> "flask-login"). */
 function mentionKey(name: string): string {
   return name.toLowerCase().replace(/[_\s]+/g, '-');
@@ -210,16 +218,27 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     if (list) list.push(i);
     else byKey.set(k, [i]);
   });
-  // A name other summaries also use as a plain lower-case word ("find", "table", "pretty",
-  // "storage") is an English word first: the entries that reuse it in their names ("find-up")
-  // do not describe the package called that.
+  // A name other summaries also use as a plain word is a word first: the entries that reuse it in
+  // their names ("find-up", "jest-mock", "express-jwt") do not describe the package called that. Plain
+  // uses are lower-case ones after the first word, inflected ones ("mocks", "scrolling") and acronyms
+  // written in capitals ("JWT", "RSS"), which count twice: a package's name is not written that way.
   const plainUses = new Map<string, number>();
+  const countPlain = (key: string, n: number) => {
+    if (key.length >= MIN_NAME && byKey.has(key)) plainUses.set(key, (plainUses.get(key) ?? 0) + n);
+  };
   for (const d of docs) {
     if (d.kind !== 'tool') continue;
     const words = (d.fields.task ?? '').split(/[^\p{L}]+/u);
-    for (let i = 1; i < words.length; i++) {
+    for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      if (w.length >= MIN_NAME && byKey.has(w)) plainUses.set(w, (plainUses.get(w) ?? 0) + 1);
+      const lw = w.toLowerCase();
+      if (w !== lw) {
+        if (w.length >= 2 && w === w.toUpperCase()) countPlain(lw, 2);
+        continue;
+      }
+      if (i === 0) continue;
+      if (byKey.has(w)) countPlain(w, 1);
+      else for (const base of inflectionBases(w)) countPlain(base, 1);
     }
   }
   // Who mentions whom: target key -> mentioning docs.

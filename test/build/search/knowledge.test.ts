@@ -117,6 +117,36 @@ describe('catalog knowledge', () => {
     expect(docs.find((d) => d.id === find.id)!.mentions ?? 0).toBe(0);
   });
 
+  it('counts acronyms in capitals and inflected words as plain uses, not as references to a package', () => {
+    // "jwt" is a package, but most summaries write JWT as a technology: express-jwt does not describe it.
+    const jwt = tool('jwt', 'JSON Web Token library');
+    const acronym = Array.from({ length: 8 }, (_, i) => tool(`auth-${i}`, `Verify JWT claims, variant ${i}`));
+    const jwtNamers = ['express-jwt', 'jwt-decode', 'koa-jwt', 'jwt-simple'].map((n) => tool(n, 'Token helpers'));
+    // "mock" likewise: summaries say "mocks" and "mocking".
+    const mock = tool('mock', 'Mock objects');
+    const inflected = Array.from({ length: 12 }, (_, i) => tool(`double-${i}`, `Test doubles and mocking, kind ${i}`));
+    const mockNamers = Array.from({ length: 10 }, (_, i) => tool(`mock-thing-${i}`, 'Fake servers'));
+    // A host package keeps its mentions: summaries write it as a name ("for Lintkit"), never in capitals.
+    const docs = withCatalogKnowledge([
+      ...FILLER,
+      jwt,
+      ...acronym,
+      ...jwtNamers,
+      mock,
+      ...inflected,
+      ...mockNamers,
+      host,
+      ...plugins,
+    ]);
+    expect(docs.find((d) => d.id === jwt.id)!.mentions ?? 0).toBe(0);
+    expect(docs.find((d) => d.id === mock.id)!.mentions ?? 0).toBe(0);
+    expect(docs.find((d) => d.id === host.id)!.mentions).toBe(plugins.length);
+    // Without the plain uses, the same names would count as references.
+    const counted = withCatalogKnowledge([...FILLER, jwt, ...jwtNamers, mock, ...mockNamers]);
+    expect(counted.find((d) => d.id === jwt.id)!.mentions).toBe(jwtNamers.length);
+    expect(counted.find((d) => d.id === mock.id)!.mentions).toBe(mockNamers.length);
+  });
+
   it('gives an SDK named after a web service the topics of its API manifest', () => {
     expect(serviceKeyOf('@slack/web-api')).toBe('slack');
     expect(serviceKeyOf('slack-sdk')).toBe('slack');
