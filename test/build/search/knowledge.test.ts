@@ -59,8 +59,9 @@ describe('ranking factors', () => {
 
   it('measures popularity on a log scale that saturates at the top', () => {
     expect(popularityLevel(1)).toBe(1);
-    expect(popularityLevel(0.995)).toBe(1);
-    expect(popularityLevel(0.9)).toBeCloseTo(0.5, 5);
+    expect(popularityLevel(0.96)).toBe(1);
+    expect(popularityLevel(0.9)).toBeCloseTo(Math.log10(10) / Math.log10(20), 5);
+    expect(popularityLevel(0.5)).toBeLessThan(popularityLevel(0.9));
     expect(popularityLevel(0)).toBe(0);
     // Unknown popularity counts as the median, never as the top or the bottom.
     expect(popularityFactor(null)).toBe(popularityFactor(0.5));
