@@ -163,7 +163,53 @@ export function serviceKeyOf(name: string): string {
   return n;
 }
 
-type ManifestTopics = { service_name: string; category?: string; tags?: string[] };
+type ManifestTopics = {
+  service_name: string;
+  category?: string;
+  tags?: string[];
+  manifest?: { intents?: readonly { id?: string }[] };
+};
+
+/** Operation verbs and path filler in intent ids ("post_customers_customer_subscriptions"): not what a service is about. */
+const OPERATION_FILLER = new Set([
+  'get',
+  'post',
+  'put',
+  'patch',
+  'delete',
+  'list',
+  'create',
+  'update',
+  'retrieve',
+  'by',
+  'id',
+  'ids',
+  'all',
+  'the',
+  'for',
+  'and',
+  'with',
+  'api',
+  'search',
+]);
+/** Resource words taken from a manifest's operations. */
+const OPERATION_WORDS = 5;
+
+/** The resources a manifest's operations act on, most used first ("customers", "invoices", "flight", "offers"). */
+function operationWords(m: ManifestTopics, serviceWords: ReadonlySet<string>): string[] {
+  const count = new Map<string, number>();
+  for (const intent of m.manifest?.intents ?? []) {
+    const words = new Set((intent.id ?? '').toLowerCase().split(/[^a-z0-9]+/));
+    for (const w of words) {
+      if (w.length < 3 || /^v?\d+$/.test(w) || OPERATION_FILLER.has(w) || serviceWords.has(w)) continue;
+      count.set(w, (count.get(w) ?? 0) + 1);
+    }
+  }
+  return [...count]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, OPERATION_WORDS)
+    .map(([w]) => w);
+}
 
 /** The compiled API manifests of a catalog's apis/ directory (service_name, category, tags); [] when absent. */
 export function readManifests(dir: string): ManifestTopics[] {
@@ -178,7 +224,10 @@ export function readManifests(dir: string): ManifestTopics[] {
     .filter((m) => typeof m.service_name === 'string');
 }
 
-/** Topic words per service from compiled manifests: category and tags, keyed "stripe" for service_name "stripe_api". */
+/**
+ * Topic words per service from compiled manifests: category, tags and the resources its operations act on,
+ * keyed "stripe" for service_name "stripe_api".
+ */
 export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string, string[]> {
   const byKey = new Map<string, string[][]>();
   for (const m of manifests) {
@@ -186,7 +235,8 @@ export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string,
     // Only a service's own manifest names it: "twilio_messaging_v1" belongs to twilio, but
     // "google_..." or "aws_..." families are many services behind one word, so the first word
     // counts only when the family is small.
-    const words = [m.category ?? '', ...(m.tags ?? [])].filter((w) => w && w !== 'other');
+    const tagWords = [m.category ?? '', ...(m.tags ?? [])].filter((w) => w && w !== 'other');
+    const words = [...tagWords, ...operationWords(m, new Set([...key.split('_'), ...tagWords]))];
     for (const k of new Set([key, key.split('_')[0]!])) {
       let list = byKey.get(k);
       if (!list) byKey.set(k, (list = []));
@@ -196,13 +246,13 @@ export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string,
   const out = new Map<string, string[]>();
   for (const [key, lists] of byKey) {
     if (lists.length > 40) continue;
-    // Words most of the family's manifests share (for one manifest: all of its words, first 8).
+    // Words most of the family's manifests share (for one manifest: all of its words, first 12).
     const count = new Map<string, number>();
     for (const l of lists) for (const w of new Set(l)) count.set(w, (count.get(w) ?? 0) + 1);
     const words = [...count]
       .filter(([, c]) => c * 2 >= lists.length)
       .map(([w]) => w.replace(/_/g, ' '))
-      .slice(0, 8);
+      .slice(0, 12);
     if (words.length) out.set(key, words);
   }
   return out;

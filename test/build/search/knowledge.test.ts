@@ -158,6 +158,24 @@ describe('catalog knowledge', () => {
       { service_name: 'bigcloud_storage_v1_api', category: 'cloud', tags: ['cloud', 'storage'] },
     ]);
     expect(services.get('paymo')).toEqual(['payments', 'billing', 'invoices']);
+    // The resources its operations act on join the topics; verbs, ids, versions and the service's own name do not.
+    const withOps = serviceTopics([
+      {
+        service_name: 'paymo_api',
+        category: 'payments',
+        tags: ['payments'],
+        manifest: {
+          intents: [
+            { id: 'post_v1_invoices' },
+            { id: 'get_invoices_invoice_id' },
+            { id: 'list_customers' },
+            { id: 'delete_customers_id' },
+            { id: 'get_paymo_status' },
+          ],
+        },
+      },
+    ]);
+    expect(withOps.get('paymo')).toEqual(['payments', 'customers', 'invoices', 'invoice', 'status']);
     const sdk = tool('paymo', 'API wrapper', { popularity: 0.9 });
     const other = tool('charge-helper', 'Helpers for payments forms', { popularity: 0.9 });
     const without = createSearchIndex([...FILLER, sdk, other]).engine;
