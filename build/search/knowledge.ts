@@ -269,9 +269,10 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     else byKey.set(k, [i]);
   });
   // A name other summaries also use as a plain word is a word first: the entries that reuse it in
-  // their names ("find-up", "jest-mock", "express-jwt") do not describe the package called that. Plain
-  // uses are lower-case ones after the first word, inflected ones ("mocks", "scrolling") and acronyms
-  // written in capitals ("JWT", "RSS"), which count twice: a package's name is not written that way.
+  // their names ("find-up", "jest-mock") do not describe the package called that. Plain uses are
+  // lower-case ones after the first word and inflected ones ("mocks", "scrolling"). (Counting acronyms
+  // in capitals too, "JWT", "RSS", also took the mentions of tar, sloc and mqtt, canonical tools named
+  // by their format: off.)
   const plainUses = new Map<string, number>();
   const countPlain = (key: string, n: number) => {
     if (key.length >= MIN_NAME && byKey.has(key)) plainUses.set(key, (plainUses.get(key) ?? 0) + n);
@@ -281,12 +282,7 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     const words = (d.fields.task ?? '').split(/[^\p{L}]+/u);
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      const lw = w.toLowerCase();
-      if (w !== lw) {
-        if (w.length >= 2 && w === w.toUpperCase()) countPlain(lw, 2);
-        continue;
-      }
-      if (i === 0) continue;
+      if (i === 0 || w !== w.toLowerCase()) continue;
       if (byKey.has(w)) countPlain(w, 1);
       else for (const base of inflectionBases(w)) countPlain(base, 1);
     }

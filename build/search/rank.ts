@@ -63,8 +63,9 @@ export const RANK: {
   popularityWeight: 1.5,
   /** Popularity assumed when a contract has none (a percentile): the median. */
   popularityUnknown: 0.5,
-  /** Share of a platform that counts as "most popular" (popularityLevel 1); 0.01 ranked dev worse (0.836/0.716 vs 0.845/0.735). */
-  popularityTop: 0.05,
+  /** Share of a platform that counts as "most popular" (popularityLevel 1). 0.05 ranked the corpus dev set a
+   * little better but moved bundled-catalog answers to worse tools (franc -> a cloud SDK for language detection). */
+  popularityTop: 0.01,
   /** centralityFactor = exp(weight * (level - 1)); an entry nobody names keeps exp(-weight). */
   centralityWeight: 1.5,
   /** Mentions at which centrality saturates (level 1). */
@@ -111,7 +112,7 @@ export function reliabilityFactor(reliability: number): number {
 
 /**
  * Popularity on a log scale of the share of packages downloaded more, saturating at the top
- * RANK.popularityTop share (with 0.05: 1 for the top 5%, 0.77 for the top 10%, 0.23 for the
+ * RANK.popularityTop share (with 0.01: 1 for the top 1%, 0.5 for the top 10%, 0.15 for the
  * median, 0 for the least downloaded).
  */
 export function popularityLevel(popularity: number | null | undefined): number {
