@@ -10,6 +10,7 @@ export const VALIDATION = {
   extra: 'Extra inputs are not permitted',
   notAnObject: 'Input should be a valid dictionary or object',
   notAnInteger: 'Input should be a valid integer, unable to parse string as an integer',
+  notABoolean: 'Input should be a valid boolean, unable to interpret input',
   tooLong: (max: number) => `String should have at most ${max} characters`,
   tooShort: (min: number) => `String should have at least ${min} character(s)`,
   atLeast: (min: number) => `Input should be greater than or equal to ${min}`,

@@ -35,6 +35,18 @@ export function intQuery(
   return n;
 }
 
+// The spellings pydantic reads as booleans, so clients of a FastAPI service send what they already send.
+const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
+const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);
+
+/** A boolean flag (true/false, 1/0, yes/no, on/off, case-insensitive); false when absent or empty. */
+export function boolQuery(event: H3Event, name: string): boolean {
+  const raw = (last(event, name) ?? '').trim().toLowerCase();
+  if (raw === '' || FALSE.has(raw)) return false;
+  if (TRUE.has(raw)) return true;
+  throw invalid('query', name, VALIDATION.notABoolean, 'bool_parsing');
+}
+
 /** An enum value, matched case-insensitively; '' (absent or empty) means no filter. */
 export function enumQuery<T extends string>(event: H3Event, name: string, values: readonly T[]): T | '' {
   const raw = (last(event, name) ?? '').trim().toLowerCase();

@@ -82,6 +82,11 @@ export const inputSchemas = {
         description:
           'What you hold (input_file, text, url, json; a role twice for two): only tools whose command has a placeholder for each.',
       },
+      offline: {
+        type: 'boolean',
+        description:
+          'true: only tools that need neither the internet nor credentials (for an agent without network or keys).',
+      },
       limit: { type: 'integer', ...MCP_LIST_LIMIT, description: 'How many tools, 1 to 10.' },
     },
     ['query'],

@@ -69,14 +69,13 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
       'without the action block (install and execute commands). Call get_tool with an aid for one contract.',
     annotations: readOnly,
     run: (args, { ctx }) =>
-      toolList(
-        ctx,
-        text(args.query),
-        (args.category as Platform | undefined) ?? '',
-        (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
-        (args.kind as ContractKind | undefined) ?? '',
-        (args.inputs as HeldInputRole[] | undefined) ?? [],
-      ),
+      toolList(ctx, text(args.query), {
+        category: (args.category as Platform | undefined) ?? '',
+        limit: (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
+        kind: (args.kind as ContractKind | undefined) ?? '',
+        inputs: (args.inputs as HeldInputRole[] | undefined) ?? [],
+        offline: args.offline === true,
+      }),
   },
   get_tool: {
     title: 'Get a tool contract',

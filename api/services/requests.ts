@@ -168,4 +168,10 @@ export const QuerySchemas = {
       'What you hold, comma-separated (input_file, text, url, json; repeat a role for two of them): only tools whose ' +
       'command has a placeholder for each. "input_file,input_file" finds tools that take two files.',
   }),
+  offline: Type.Boolean({
+    default: false,
+    description:
+      'true: only tools whose command needs neither the internet (or a server) nor credentials ' +
+      '(action.requires.network, action.requires.env), for an agent without network or without keys.',
+  }),
 };

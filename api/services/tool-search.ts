@@ -5,9 +5,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ContractKind, InputRole, Platform, ToolContract } from '../../build/model/contract.ts';
-import { placeholderRoles, takesInputs } from '../../build/model/input-roles.ts';
+import { type HeldInputRole, inputsFit, placeholderRoles } from '../../build/model/input-roles.ts';
+import { runsOffline } from '../../build/model/offline.ts';
 import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../../build/search/documents.ts';
 import { createSearchIndex } from '../../build/search/engine.ts';
+import { RANK } from '../../build/search/rank.ts';
 import { readExpansions } from '../../build/search/expand.ts';
 import { serviceTopics } from '../../build/search/knowledge.ts';
 import type { Expansions } from '../../build/search/plan.ts';
@@ -17,14 +19,20 @@ import { isListable } from '../../build/model/views.ts';
 export interface ToolSearch {
   /**
    * Empty query: the top tools by reliability. Otherwise relevance combined with reliability. `inputs`: only
-   * tools whose command has a placeholder for each of these held inputs (build/model/input-roles.ts).
+   * tools whose command has a placeholder for each of these held inputs (build/model/input-roles.ts);
+   * `offline`: only tools that need neither the internet nor credentials (build/model/offline.ts).
    */
-  search(
-    q: string,
-    options: { platform?: Platform | ''; limit: number; kind?: ContractKind; inputs?: readonly InputRole[] },
-  ): ToolContract[];
+  search(q: string, options: ToolSearchOptions): ToolContract[];
   upsert(contract: ToolContract): void;
   remove(aid: string): void;
+}
+
+export interface ToolSearchOptions {
+  platform?: Platform | '';
+  limit: number;
+  kind?: ContractKind;
+  inputs?: readonly HeldInputRole[];
+  offline?: boolean;
 }
 
 export interface ApiSearch {
@@ -71,37 +79,45 @@ export function createToolSearch(
   });
   // Placeholder roles per tool, computed when the tool is added (a filter runs on every scored candidate).
   const rolesByAid = new Map<string, InputRole[]>(listed.map((c) => [c.identity.aid, placeholderRoles(c)]));
+  const needsOutside = new Set(listed.filter((c) => !runsOffline(c)).map((c) => c.identity.aid));
+  const forget = (aid: string) => {
+    byAid.delete(aid);
+    rolesByAid.delete(aid);
+    needsOutside.delete(aid);
+    engine.remove(aid);
+  };
   return {
-    search: (q, { platform, limit, kind, inputs = [] }) => {
+    search: (q, { platform, limit, kind, inputs = [], offline = false }) => {
       // An absent identity.kind is a tool.
       const kindOk = (id: string) => !kind || (byAid.get(id)?.identity.kind ?? 'tool') === kind;
-      const inputsOk = (id: string) => takesInputs(rolesByAid.get(id) ?? [], inputs);
-      const filtered = kind || inputs.length > 0;
+      const fitOf = (id: string) => inputsFit(rolesByAid.get(id) ?? [], inputs);
+      const offlineOk = (id: string) => !offline || !needsOutside.has(id);
+      const filtered = kind || inputs.length > 0 || offline;
+      // A tool that takes a held text file only as its text ranks below one that reads it as a file: commands
+      // taking any {text} match many needs by their words alone.
+      const byContent = inputs.includes('text_file');
       return engine
         .search(q, {
           limit,
           ...(platform ? { platform } : {}),
-          ...(filtered ? { filter: (id: string) => kindOk(id) && inputsOk(id) } : {}),
+          ...(filtered ? { filter: (id: string) => kindOk(id) && offlineOk(id) && fitOf(id) !== null } : {}),
+          ...(byContent ? { weight: (id: string) => (fitOf(id) === 'content' ? RANK.contentFit : 1) } : {}),
         })
         .map((h) => byAid.get(h.id))
         .filter((c): c is ToolContract => c !== undefined);
     },
     upsert(c) {
       if (!isListable(c)) {
-        byAid.delete(c.identity.aid);
-        rolesByAid.delete(c.identity.aid);
-        engine.remove(c.identity.aid);
+        forget(c.identity.aid);
         return;
       }
       byAid.set(c.identity.aid, c);
       rolesByAid.set(c.identity.aid, placeholderRoles(c));
+      if (runsOffline(c)) needsOutside.delete(c.identity.aid);
+      else needsOutside.add(c.identity.aid);
       engine.upsert(documentFromContract(c));
     },
-    remove(aid) {
-      byAid.delete(aid);
-      rolesByAid.delete(aid);
-      engine.remove(aid);
-    },
+    remove: forget,
   };
 }
 

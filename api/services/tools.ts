@@ -62,20 +62,25 @@ async function listingJson(ctx: AppContext, tools: ToolContract[]): Promise<stri
   return tools.map((t, i) => listingItemJson(t, ctx.config.baseUrl, telemetry[i] as TrustTelemetry));
 }
 
+/** What a search may be narrowed by besides its words (GET /api/v1/tools, MCP search_tools). */
+export interface ToolListFilters {
+  category?: Platform | '';
+  limit?: number;
+  kind?: ContractKind | '';
+  inputs?: readonly HeldInputRole[];
+  /** Only tools that need neither the internet nor credentials. */
+  offline?: boolean;
+}
+
 /** What GET /api/v1/tools answers, as JSON text: a search, or the top list for an empty query. */
-export async function toolListJson(
-  ctx: AppContext,
-  q: string,
-  category: Platform | '',
-  limit = LIST_LIMIT,
-  kind: ContractKind | '' = '',
-  inputs: readonly HeldInputRole[] = [],
-): Promise<string> {
-  const found = ctx.toolSearch.search(q, { platform: category, limit, ...(kind ? { kind } : {}), inputs });
+export async function toolListJson(ctx: AppContext, q: string, filters: ToolListFilters = {}): Promise<string> {
+  const { category = '', limit = LIST_LIMIT, kind = '', inputs = [], offline = false } = filters;
+  const found = ctx.toolSearch.search(q, { platform: category, limit, ...(kind ? { kind } : {}), inputs, offline });
   const items = await listingJson(ctx, found);
   const kindJson = kind ? `"kind":${JSON.stringify(kind)},` : '';
   const inputsJson = inputs.length ? `"inputs":${JSON.stringify(inputs)},` : '';
-  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}${inputsJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
+  const offlineJson = offline ? '"offline":true,' : '';
+  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}${inputsJson}${offlineJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
 }
 
 /** What GET /api/v1/tools/trending answers, as JSON text. */

@@ -34,6 +34,11 @@ export interface SearchOptions {
   limit?: number;
   /** Keep only ids for which this returns true (applied to scored candidates). */
   filter?: (id: string) => boolean;
+  /**
+   * A factor in (0, 1] on the score of each kept candidate: how well it fits what the caller holds, which the
+   * text cannot tell (tool-search.ts). The static search has no such option.
+   */
+  weight?: (id: string) => number;
   /** Keep only this platform (a registry name, or 'api'). */
   platform?: string;
   kind?: SearchKind;
@@ -232,7 +237,9 @@ export class SearchEngine {
       const score = finalScore(acc[d]!, cov, wanted === -1 || platformOf[d] === wanted);
       if (score < floor) continue;
       if (opts.filter && !opts.filter(ids[d]!)) continue;
-      acc[d] = score;
+      const weighted = opts.weight ? score * opts.weight(ids[d]!) : score;
+      if (weighted < floor) continue;
+      acc[d] = weighted;
       top.push(d);
       if (top.size === limit) floor = acc[top.peek()!]!;
     }

@@ -42,6 +42,7 @@ export const RANK: {
   expansionWeight: number;
   maxExpansionsPerConcept: number;
   maxExpansionTerms: number;
+  contentFit: number;
 } = {
   k1: 2.2,
   /** BM25F field weights and length normalisation. `key` is the exact-name field. */
@@ -92,6 +93,11 @@ export const RANK: {
   maxExpansionsPerConcept: 6,
   /** Expansion terms per query in all (shared out over its concepts): bounds the static first query. */
   maxExpansionTerms: 24,
+  /**
+   * API search with held inputs only (the static search has no inputs filter): the factor on a tool that can
+   * take a held text file only as its text (a `{text}` placeholder), against one that reads it as a file.
+   */
+  contentFit: 0.3,
 };
 
 export const FIELD_NAMES = Object.keys(RANK.fields) as FieldName[];

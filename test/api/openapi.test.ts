@@ -78,6 +78,7 @@ describe('OpenAPI document', () => {
   it('live responses validate against the documented schemas', async () => {
     check('ToolList', (await s.json('/api/v1/tools')).body);
     check('ToolList', (await s.json('/api/v1/tools?q=email&category=npm')).body);
+    check('ToolList', (await s.json('/api/v1/tools?q=email&inputs=text&offline=true')).body);
     check('Trending', (await s.json('/api/v1/tools/trending?limit=20')).body);
     check('PartialContract', (await s.json('/api/v1/tools/npm-axios-v1')).body);
     check('PartialContract', (await s.json('/api/v1/tools/pypi-yagmail-v1')).body);

@@ -2,7 +2,13 @@
 // gets only tools whose command has a placeholder for each; without it, ranking alone decides.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../build/model/contract.ts';
-import { placeholderRoles, takesInputs } from '../../build/model/input-roles.ts';
+import {
+  fileTextToPass,
+  inputsFit,
+  MAX_TEXT_FILE_BYTES,
+  placeholderRoles,
+  takesInputs,
+} from '../../build/model/input-roles.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
 import { mcpToolCall, startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -34,9 +40,18 @@ const twoFiles = contract('npm-zz-pair-hasher-v1', 'SHA-256 checksums of two fil
   b: { type: 'string', description: 'Second file', role: 'input_file', examples: ['b.bin'] },
 });
 
+// Two linters alike in every word: one takes the document's text, the other reads a file.
+const lintTask = 'zzqlint a yaml document and report its errors';
+const textLinter = contract('npm-zz-a-lint-v1', lintTask, 'zz-a-lint {yaml}', {
+  yaml: { type: 'string', description: 'The YAML text', role: 'text', examples: ['a: 1'] },
+});
+const fileLinter = contract('npm-zz-b-lint-v1', lintTask, 'zz-b-lint {yaml}', {
+  yaml: { type: 'string', description: 'The YAML file', role: 'input_file', examples: ['a.yaml'] },
+});
+
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ extraTools: [textHasher, fileHasher, twoFiles] });
+  t = await startTestServer({ extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter] });
 }, 120_000);
 afterAll(() => t?.cleanup());
 
@@ -54,6 +69,25 @@ describe('placeholder roles', () => {
     expect(takesInputs(['text'], ['input_file'])).toBe(false);
     expect(takesInputs([], [])).toBe(true);
   });
+
+  it('a held text file fits a file placeholder as itself, a text or JSON one as its content', () => {
+    expect(inputsFit(['input_file'], ['text_file'])).toBe('direct');
+    expect(inputsFit(['text'], ['text_file'])).toBe('content');
+    expect(inputsFit(['json', 'input_file'], ['text_file', 'text_file'])).toBe('content');
+    expect(inputsFit(['json', 'input_file'], ['text_file'])).toBe('direct');
+    expect(inputsFit(['url'], ['text_file'])).toBe(null);
+    expect(inputsFit(['text'], ['input_file'])).toBe(null);
+  });
+
+  it('a text file is small, valid UTF-8 and free of control characters', () => {
+    const enc = new TextEncoder();
+    expect(fileTextToPass(enc.encode('a: 1\r\n\tb: "é"\f\n'))).toBe('a: 1\r\n\tb: "é"\f\n');
+    expect(fileTextToPass(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(null);
+    expect(fileTextToPass(enc.encode('a\u0000b'))).toBe(null);
+    expect(fileTextToPass(Uint8Array.from([0xc3, 0x28]))).toBe(null);
+    expect(fileTextToPass(new Uint8Array(MAX_TEXT_FILE_BYTES + 1).fill(0x61))).toBe(null);
+    expect(fileTextToPass(new Uint8Array(MAX_TEXT_FILE_BYTES).fill(0x61))).toHaveLength(MAX_TEXT_FILE_BYTES);
+  });
 });
 
 describe('search by held inputs', () => {
@@ -70,6 +104,26 @@ describe('search by held inputs', () => {
     const text = await t.json(`/api/v1/tools?q=${q}&inputs=text`);
     expect(aids(text.body)[0]).toBe('npm-zz-text-hasher-v1');
     expect(aids(text.body)).not.toContain('npm-zz-file-hasher-v1');
+  });
+
+  it('inputs=text_file also finds commands taking the text, ranked below those reading a file', async () => {
+    const held = await t.json(`/api/v1/tools?q=${q}&inputs=text_file`);
+    expect(held.status).toBe(200);
+    expect(held.body.inputs).toEqual(['text_file']);
+    expect(aids(held.body)).toContain('npm-zz-text-hasher-v1');
+    expect(aids(held.body)).toContain('npm-zz-file-hasher-v1');
+    // Equal words: the linters tie on score (the first by id wins) until the text file is held.
+    const lint = 'zzqlint%20yaml%20document%20errors';
+    expect(aids((await t.json(`/api/v1/tools?q=${lint}`)).body).slice(0, 2)).toEqual([
+      'npm-zz-a-lint-v1',
+      'npm-zz-b-lint-v1',
+    ]);
+    expect(aids((await t.json(`/api/v1/tools?q=${lint}&inputs=text_file`)).body).slice(0, 2)).toEqual([
+      'npm-zz-b-lint-v1',
+      'npm-zz-a-lint-v1',
+    ]);
+    const pair = await t.json(`/api/v1/tools?q=${q}&inputs=text_file,input_file`);
+    expect(aids(pair.body)).toEqual(['npm-zz-pair-hasher-v1']);
   });
 
   it('an unknown role or too many is a 422 naming the parameter', async () => {

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand } from '../../model/command.ts';
-import { HELD_INPUT_ROLES, type HeldInputRole } from '../../model/input-roles.ts';
+import { fileTextToPass, HELD_INPUT_ROLES, type HeldInputRole } from '../../model/input-roles.ts';
 import { normalizePypiName } from '../../model/pypi-name.ts';
 import { type RunResult, runCheck } from './checks.ts';
-import { type FillResult, fillPlaceholders } from './fill.ts';
+import { type FillResult, fillPlaceholders, type HeldInput } from './fill.ts';
 import type { CatalogClient, FullContract, ListingHit } from './service-client.ts';
 import type { AgentTask } from './tasks.ts';
 
@@ -97,11 +97,29 @@ export interface AgentOptions {
   answers?: number;
   /** Tell search what the task holds (GET /api/v1/tools?inputs=…); default true. */
   sayInputs?: boolean;
+  /**
+   * Tell search the agent has no network and no credentials (GET /api/v1/tools?offline=true): the sandbox runs
+   * commands without network, so a tool that needs it cannot meet the need here. Default true.
+   */
+  sayOffline?: boolean;
 }
 
-/** The roles of a task's inputs an agent tells search it holds: what the command must take (numbers may stay defaults). */
-export function heldRoles(task: AgentTask): HeldInputRole[] {
-  return task.inputs
+/**
+ * The task's inputs as the agent holds them: an input file it can read as text (input-roles.ts fileTextToPass)
+ * is a `text_file` carrying that text, which it may pass to a command taking a text or JSON; other inputs as given.
+ * The text loses its trailing line ends, as a shell's `$(cat file)` does: a token or a word in a file is one line.
+ */
+export function heldInputs(task: AgentTask, filesDir: string): HeldInput[] {
+  return task.inputs.map((input) => {
+    if (input.role !== 'input_file' || !input.file) return input;
+    const text = fileTextToPass(readFileSync(path.join(filesDir, input.file)));
+    return text === null ? input : { ...input, role: 'text_file', value: text.replace(/[\r\n]+$/, '') };
+  });
+}
+
+/** The roles of the inputs an agent tells search it holds: what the command must take (numbers may stay defaults). */
+export function heldRoles(inputs: readonly HeldInput[]): HeldInputRole[] {
+  return inputs
     .map((i) => i.role)
     .filter((r): r is HeldInputRole => (HELD_INPUT_ROLES as readonly string[]).includes(r))
     .slice(0, MAX_HELD);
@@ -156,7 +174,13 @@ function stageFiles(task: AgentTask, filesDir: string) {
 const pypiName = (c: FullContract) => normalizePypiName(c.identity.name);
 
 /** One answer tried end to end; never throws for the tool's own failures. */
-async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: AgentOptions): Promise<Attempt> {
+async function tryAnswer(
+  task: AgentTask,
+  held: HeldInput[],
+  hit: ListingHit,
+  rank: number,
+  opts: AgentOptions,
+): Promise<Attempt> {
   const at = (kind: AttemptKind, reason: string): Attempt => ({ rank, aid: hit.aid, kind, reason });
   // The lookup is not a use of the tool: 102 (processing) counts as neither success nor failure.
   const contract = await opts.client.fullContract(hit.aid, {
@@ -173,7 +197,7 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
   const fill = fillPlaceholders({
     schema: contract.logic.input_schema,
     placeholders: parsed.placeholders,
-    inputs: task.inputs,
+    inputs: held,
     staged,
     outDir: OUT_DIR,
     need: task.need,
@@ -230,8 +254,9 @@ export function classify(tried: Attempt[], successRank: number | null): Pick<Tas
 /** Runs one task through search, the tax gate, filling, the sandbox and the check. */
 export async function runTask(task: AgentTask, opts: AgentOptions): Promise<TaskOutcome> {
   const category = task.platform === 'pypi' ? 'pypi' : 'npm';
-  const held = opts.sayInputs === false ? [] : heldRoles(task);
-  const hits = await opts.client.search(task.need, category, held);
+  const held = heldInputs(task, opts.filesDir);
+  const filters = { inputs: opts.sayInputs === false ? [] : heldRoles(held), offline: opts.sayOffline !== false };
+  const hits = await opts.client.search(task.need, category, filters);
   const outcome: TaskOutcome = {
     id: task.id,
     need: task.need,
@@ -244,7 +269,7 @@ export async function runTask(task: AgentTask, opts: AgentOptions): Promise<Task
     attempts: [],
   };
   if (opts.compareMcp) {
-    const viaMcp = await opts.client.mcpSearch(task.need, category, held);
+    const viaMcp = await opts.client.mcpSearch(task.need, category, filters);
     outcome.mcpSameTop =
       viaMcp
         .slice(0, 3)
@@ -258,7 +283,7 @@ export async function runTask(task: AgentTask, opts: AgentOptions): Promise<Task
   for (const [i, hit] of hits.slice(0, opts.answers ?? 3).entries()) {
     let attempt: Attempt;
     try {
-      attempt = await tryAnswer(task, hit, i + 1, opts);
+      attempt = await tryAnswer(task, held, hit, i + 1, opts);
     } catch (error) {
       attempt = {
         rank: i + 1,

@@ -3,7 +3,7 @@
 // or the reason one cannot be filled. Pure: the caller stages the files and runs the command.
 import path from 'node:path';
 import type { InputRole, SchemaObject } from '../../model/contract.ts';
-import { COMPATIBLE, guessRole } from '../../model/input-roles.ts';
+import { COMPATIBLE, guessRole, type HeldRole, passesContent } from '../../model/input-roles.ts';
 import { optionNamedByNeed, textAsJsonList } from './need-values.ts';
 import type { TaskInput } from './tasks.ts';
 
@@ -33,11 +33,17 @@ export interface FillResult {
   problems: FillProblem[];
 }
 
+/**
+ * A task input as the agent holds it: an input file it can read as text is a `text_file` whose `value` is that
+ * text (input-roles.ts fileTextToPass), so it fits a text or JSON placeholder too.
+ */
+export type HeldInput = Omit<TaskInput, 'role'> & { role: HeldRole };
+
 export interface FillRequest {
   schema: SchemaObject;
   /** The command's placeholders in order of use. */
   placeholders: string[];
-  inputs: TaskInput[];
+  inputs: HeldInput[];
   /** Path of each staged input file (by task input name), as the command will see it. */
   staged: Record<string, string>;
   /** Folder, relative to the work folder, that output files and folders are named in. */
@@ -70,8 +76,11 @@ function extensionOf(value: unknown): string {
 
 const exampleOf = (prop: PropertySchema | undefined) => prop?.examples?.[0] ?? prop?.default;
 
-function taskValue(input: TaskInput, staged: Record<string, string>): string | undefined {
-  if (input.role === 'input_file') return staged[input.name];
+/** What a placeholder of this role gets from the input: a file's staged path, or a text file's text. */
+function taskValue(input: HeldInput, role: InputRole, staged: Record<string, string>): string | undefined {
+  if (input.role === 'input_file' || (input.role === 'text_file' && !passesContent(role, input.role))) {
+    return staged[input.name];
+  }
   if (input.value === undefined) return undefined;
   return typeof input.value === 'string' ? input.value : JSON.stringify(input.value);
 }
@@ -84,7 +93,7 @@ export function fillPlaceholders(req: FillRequest): FillResult {
   const roleOf = (p: string): InputRole => props[p]?.role ?? guessRole(p, props[p]);
   for (const p of req.placeholders) result.roles[p] = roleOf(p);
 
-  const assign = (p: string, input: TaskInput) => {
+  const assign = (p: string, input: HeldInput) => {
     used.add(input.name);
     const role = result.roles[p] as InputRole;
     if (role === 'output_file' || role === 'output_dir') {
@@ -96,9 +105,10 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.values[p] = out;
       result.outputs.push({ placeholder: p, path: out, role });
     } else {
-      const value = taskValue(input, req.staged);
+      const value = taskValue(input, role, req.staged);
       if (value === undefined) return;
-      const list = role === 'json' && input.role === 'text' ? textAsJsonList(value, exampleOf(props[p])) : undefined;
+      const heldText = input.role === 'text' || input.role === 'text_file';
+      const list = role === 'json' && heldText ? textAsJsonList(value, exampleOf(props[p])) : undefined;
       result.values[p] = list ?? value;
     }
     result.sources[p] = 'task';
@@ -115,13 +125,21 @@ export function fillPlaceholders(req: FillRequest): FillResult {
     if (scored[0]) assign(p, scored[0].i);
   }
   // Then the rest by role: the best-named pairs first (a shared word, also from the description: an `angle`
-  // input goes to the placeholder described in degrees, not to the first number), else in order of use.
+  // input goes to the placeholder described in degrees, not to the first number), a text file to a file
+  // placeholder before one that takes its content, else in order of use.
   // An undescribed placeholder is filled only when its name says which input it wants (above).
   const open = req.placeholders.filter((p) => !(p in result.values) && result.roles[p] !== 'option' && props[p]);
   const pairs = open.flatMap((p, pi) =>
-    candidates(p).map((i) => ({ p, i, pi, ii: req.inputs.indexOf(i), s: nameScore(p, props[p], i.name) })),
+    candidates(p).map((i) => ({
+      p,
+      i,
+      pi,
+      ii: req.inputs.indexOf(i),
+      s: nameScore(p, props[p], i.name),
+      content: passesContent(result.roles[p] as InputRole, i.role) ? 1 : 0,
+    })),
   );
-  pairs.sort((a, b) => b.s - a.s || a.pi - b.pi || a.ii - b.ii);
+  pairs.sort((a, b) => b.s - a.s || a.content - b.content || a.pi - b.pi || a.ii - b.ii);
   for (const { p, i } of pairs) if (!(p in result.values) && !used.has(i.name)) assign(p, i);
 
   for (const p of req.placeholders) {

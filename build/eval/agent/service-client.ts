@@ -23,6 +23,12 @@ export interface TaxPayload {
   validation_vote?: 'yes' | 'no' | 'partial';
 }
 
+/** What the agent tells search besides its words: the roles of what it holds, and that it has no network. */
+export interface SearchFilters {
+  inputs?: readonly string[];
+  offline?: boolean;
+}
+
 interface ListingItem {
   identity?: { aid?: string; name?: string };
 }
@@ -56,14 +62,16 @@ export class CatalogClient {
   }
 
   /**
-   * `GET /api/v1/tools?q=&category=&kind=tool[&inputs=]`, the top hits in order. The agent needs a command to
-   * run, so it asks for tools, not MCP servers (a server answers a client, it does not do the task on a file);
-   * `inputs` says what it holds (a file, a text …), so only commands with a place for each come back.
+   * `GET /api/v1/tools?q=&category=&kind=tool[&inputs=][&offline=true]`, the top hits in order. The agent needs
+   * a command to run, so it asks for tools, not MCP servers (a server answers a client, it does not do the task
+   * on a file); `inputs` says what it holds (a file, a text …), so only commands with a place for each come back;
+   * `offline` that it runs without network or credentials.
    */
-  async search(need: string, category: string, inputs: readonly string[] = []): Promise<ListingHit[]> {
+  async search(need: string, category: string, filters: SearchFilters = {}): Promise<ListingHit[]> {
+    const { inputs = [], offline = false } = filters;
     const q = encodeURIComponent(need);
     const held = inputs.length ? `&inputs=${encodeURIComponent(inputs.join(','))}` : '';
-    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}`;
+    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}${offline ? '&offline=true' : ''}`;
     return hitsOf((await json<{ results?: ListingItem[] }>(await send(url), 'search')).results);
   }
 
@@ -83,7 +91,8 @@ export class CatalogClient {
   }
 
   /** MCP `search_tools`, the top hits in order. */
-  async mcpSearch(need: string, category: string, inputs: readonly string[] = []): Promise<ListingHit[]> {
+  async mcpSearch(need: string, category: string, filters: SearchFilters = {}): Promise<ListingHit[]> {
+    const { inputs = [], offline = false } = filters;
     if (!this.mcp) {
       const client = new Client({ name: 'eval-agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${this.baseUrl}/mcp`)));
@@ -91,7 +100,13 @@ export class CatalogClient {
     }
     const r = await this.mcp.callTool({
       name: 'search_tools',
-      arguments: { query: need, category, kind: 'tool', ...(inputs.length ? { inputs: [...inputs] } : {}) },
+      arguments: {
+        query: need,
+        category,
+        kind: 'tool',
+        ...(inputs.length ? { inputs: [...inputs] } : {}),
+        ...(offline ? { offline } : {}),
+      },
     });
     if (r.isError) throw new Error(`MCP search_tools: ${JSON.stringify(r.content).slice(0, 200)}`);
     return hitsOf((r.structuredContent as { results?: ListingItem[] } | undefined)?.results);

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { SchemaObject } from '../../../build/model/contract.ts';
 import { fillPlaceholders, nameScore } from '../../../build/eval/agent/fill.ts';
 import { guessRole } from '../../../build/model/input-roles.ts';
-import type { TaskInput } from '../../../build/eval/agent/tasks.ts';
+import type { HeldInput } from '../../../build/eval/agent/fill.ts';
 
 type PropertySchema = NonNullable<SchemaObject['properties']>[string];
 
-const fill = (schema: SchemaObject, placeholders: string[], inputs: TaskInput[], staged: Record<string, string> = {}) =>
+const fill = (schema: SchemaObject, placeholders: string[], inputs: HeldInput[], staged: Record<string, string> = {}) =>
   fillPlaceholders({ schema, placeholders, inputs, staged, outDir: 'out' });
 
 describe('fillPlaceholders', () => {
@@ -153,7 +153,7 @@ describe('fillPlaceholders', () => {
         encoding: { type: 'string', role: 'option', default: 'hex', enum: ['hex', 'base64'] },
       },
     };
-    const inputs: TaskInput[] = [{ name: 'file', role: 'input_file', file: 'a.txt' }];
+    const inputs: HeldInput[] = [{ name: 'file', role: 'input_file', file: 'a.txt' }];
     const r = fillPlaceholders({
       schema,
       placeholders: ['file', 'algorithm', 'encoding'],
@@ -270,5 +270,43 @@ describe('fillPlaceholders', () => {
     expect(nameScore('markdown_file', undefined, 'markdown')).toBe(2);
     expect(nameScore('src', { type: 'string', description: 'The markdown document' }, 'markdown')).toBe(1);
     expect(nameScore('src', undefined, 'markdown')).toBe(0);
+  });
+
+  it('passes a held text file as its text to a command that takes the text, as a path to one that reads files', () => {
+    const template = { name: 'template', role: 'text_file', file: 't.mustache', value: 'Hi {{name}}' } as const;
+    const data = { name: 'data', role: 'text_file', file: 'd.json', value: '{"name":"Ada"}' } as const;
+    const staged = { template: 'in/t.mustache', data: 'in/d.json' };
+    const textual: SchemaObject = {
+      type: 'object',
+      properties: {
+        template: { type: 'string', role: 'text', description: 'Mustache template' },
+        view: { type: 'string', role: 'json', description: 'Data for the template' },
+      },
+    };
+    const r = fill(textual, ['template', 'view'], [template, data], staged);
+    expect(r.problems).toEqual([]);
+    expect(r.values).toEqual({ template: 'Hi {{name}}', view: '{"name":"Ada"}' });
+    // A command with a file placeholder gets the file, not the text, even when a text placeholder comes first.
+    const both: SchemaObject = {
+      type: 'object',
+      properties: {
+        options: { type: 'string', role: 'json', description: 'Options', default: '{}' },
+        file: { type: 'string', role: 'input_file', description: 'File to read' },
+      },
+    };
+    const f = fill(both, ['options', 'file'], [data], staged);
+    expect(f.values).toEqual({ options: '{}', file: 'in/d.json' });
+    // A list in a text file becomes the JSON array a placeholder wants, as a held text does.
+    const list = { name: 'versions', role: 'text_file', file: 'v.txt', value: '2.0.0\n1.10.0\n' } as const;
+    const arr: SchemaObject = {
+      type: 'object',
+      properties: { versions: { type: 'string', role: 'json', examples: ['["1.0.0"]'] } },
+    };
+    expect(fill(arr, ['versions'], [list], { versions: 'in/v.txt' }).values.versions).toBe('["2.0.0","1.10.0"]');
+    // A binary file (held as input_file) never fills a text placeholder.
+    const png = fill(textual, ['template', 'view'], [{ name: 'image', role: 'input_file', file: 'a.png' }], {
+      image: 'in/a.png',
+    });
+    expect(png.problems.map((p) => p.kind)).toContain('no_place');
   });
 });

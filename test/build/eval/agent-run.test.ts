@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Attempt,
   classify,
+  heldInputs,
+  heldRoles,
   pickResult,
   type RunReport,
   type Runner,
@@ -39,6 +41,21 @@ const shout = sampleContract('npm-shoutcase-v1', {
   },
   action: { install_cmd: 'npm install shoutcase', execute_cmd: 'npx shoutcase {file}' },
 });
+const ARG_UPPER = `#!/usr/bin/env node
+process.stdout.write(process.argv[2].toUpperCase());
+`;
+// Takes the text itself: an agent holding a text file passes its content.
+const echo = sampleContract('npm-echocase-v1', {
+  identity: { task: 'Echo a text in echocase capitals', tags: ['echocase'] },
+  logic: {
+    input_schema: {
+      type: 'object',
+      properties: { text: { type: 'string', role: 'text', description: 'The text', examples: ['hi'] } },
+    },
+    output_schema: { type: 'string', target: 'stdout' },
+  },
+  action: { install_cmd: 'npm install echocase', execute_cmd: 'npx echocase {text}' },
+});
 const whisper = sampleContract('npm-whispercase-v1', {
   identity: { task: 'Convert a text file to whispercase', tags: ['whispercase'] },
   logic: {
@@ -63,6 +80,7 @@ beforeAll(async () => {
   npm = await startFakeNpmRegistry([
     { name: 'shoutcase', files: { 'cli.js': UPPER }, bin: { shoutcase: 'cli.js' } },
     { name: 'whispercase', files: { 'cli.js': UPPER }, bin: { whispercase: 'cli.js' } },
+    { name: 'echocase', files: { 'cli.js': ARG_UPPER }, bin: { echocase: 'cli.js' } },
   ]);
   const r = createSandboxRunner({
     npm: npm.url,
@@ -72,10 +90,11 @@ beforeAll(async () => {
   });
   if (typeof r === 'string') throw new Error(r);
   runner = r;
-  server = await startTestServer({ extraTools: [shout, whisper] });
+  server = await startTestServer({ extraTools: [shout, whisper, echo] });
   client = new CatalogClient(server.url);
   filesDir = mkdtempSync(path.join(os.tmpdir(), 'agent-files-'));
   writeFileSync(path.join(filesDir, 'hello.txt'), 'hello agent\n');
+  writeFileSync(path.join(filesDir, 'pixel.png'), Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]));
 }, 120_000);
 
 afterAll(async () => {
@@ -145,6 +164,36 @@ describe('runTask', () => {
     expect(outcome.failure).toBe('cannot fill');
     expect(npm.requests.some((r) => r.includes('whispercase') && r.endsWith('.tgz'))).toBe(false);
   }, 60_000);
+
+  it('passes a held text file as its text (without the last line end) to a command that takes a text', async () => {
+    const outcome = await runTask(task('echocase a text', { matches: '^HELLO AGENT$' }), {
+      client,
+      filesDir,
+      runner,
+      answers: 1,
+    });
+    expect(outcome.attempts).toEqual([{ rank: 1, aid: 'npm-echocase-v1', kind: 'success', reason: '' }]);
+  }, 180_000);
+
+  it('holds small text files as text_file with their text, binary files as input_file', () => {
+    const held = heldInputs(
+      {
+        ...task('x', { contains: 'x' }),
+        inputs: [
+          { name: 'text', role: 'input_file', file: 'hello.txt' },
+          { name: 'image', role: 'input_file', file: 'pixel.png' },
+          { name: 'word', role: 'text', value: 'hi' },
+        ],
+      },
+      filesDir,
+    );
+    expect(held).toEqual([
+      { name: 'text', role: 'text_file', file: 'hello.txt', value: 'hello agent' },
+      { name: 'image', role: 'input_file', file: 'pixel.png' },
+      { name: 'word', role: 'text', value: 'hi' },
+    ]);
+    expect(heldRoles(held)).toEqual(['text_file', 'input_file', 'text']);
+  });
 
   it('MCP search_tools answers the same first hits as REST', async () => {
     const rest = await client.search('shoutcase a text file', 'npm');
