@@ -4,7 +4,9 @@
 import path from 'node:path';
 import type { InputRole, SchemaObject } from '../../model/contract.ts';
 import { COMPATIBLE, guessRole, type HeldRole, passesContent } from '../../model/input-roles.ts';
-import { optionNamedByNeed, textAsJsonList } from './need-values.ts';
+import { bestAssignment } from './assign.ts';
+import { datePatternFor, patternDialect, quotedTexts } from './date-pattern.ts';
+import { optionNamedByNeed, placeholderSide, textAsJsonList, valueMention } from './need-values.ts';
 import type { TaskInput } from './tasks.ts';
 
 type PropertySchema = NonNullable<SchemaObject['properties']>[string];
@@ -76,6 +78,23 @@ function extensionOf(value: unknown): string {
 
 const exampleOf = (prop: PropertySchema | undefined) => prop?.examples?.[0] ?? prop?.default;
 
+// Task inputs a command may leave out: it names its own outputs, numbers and options have defaults.
+const MAY_STAY_OUT: readonly HeldRole[] = ['output_file', 'output_dir', 'number', 'option'];
+
+/** Where the need mentions an input's value, or undefined (files, values not in the need). */
+function mentionAt(input: HeldInput, need: string | undefined): number | undefined {
+  if (!need || input.role === 'text_file' || input.value === undefined) return undefined;
+  return valueMention(need, String(input.value))?.at;
+}
+
+/** +1 when the need puts the input on the placeholder's side of a conversion, -1 on the other side, else 0. */
+function directionAgreement(placeholder: string, input: HeldInput, need: string | undefined): number {
+  const side = placeholderSide(placeholder);
+  if (!side || !need || input.role === 'text_file' || input.value === undefined) return 0;
+  const named = valueMention(need, String(input.value))?.side;
+  return named ? (named === side ? 1 : -1) : 0;
+}
+
 /** What a placeholder of this role gets from the input: a file's staged path, or a text file's text. */
 function taskValue(input: HeldInput, role: InputRole, staged: Record<string, string>): string | undefined {
   if (input.role === 'input_file' || (input.role === 'text_file' && !passesContent(role, input.role))) {
@@ -84,6 +103,26 @@ function taskValue(input: HeldInput, role: InputRole, staged: Record<string, str
   if (input.value === undefined) return undefined;
   return typeof input.value === 'string' ? input.value : JSON.stringify(input.value);
 }
+
+/**
+ * A date pattern placeholder (its example or default is one: `yyyy-MM-dd`, `YYYY-MM-DD`, `%Y-%m-%d`) when the need
+ * shows the form it wants ("as 'Thursday, July 4, 2024'"): the pattern that renders the task's date so.
+ */
+function datePatternShown(prop: PropertySchema, req: FillRequest): string | undefined {
+  const example = [prop.default, ...(prop.examples ?? [])].find((v): v is string => typeof v === 'string');
+  if (!req.need || !example || !patternDialect(example)) return undefined;
+  const dates = [...req.inputs.map((i) => (typeof i.value === 'string' ? i.value : '')), req.need]
+    .map((v) => ISO_DATE.exec(v)?.[0])
+    .filter((d): d is string => d !== undefined);
+  for (const shown of quotedTexts(req.need)) {
+    for (const date of dates) {
+      const pattern = datePatternFor(shown, date, example);
+      if (pattern) return pattern;
+    }
+  }
+  return undefined;
+}
+const ISO_DATE = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?/;
 
 /** Fills every placeholder or says which cannot be filled and why. */
 export function fillPlaceholders(req: FillRequest): FillResult {
@@ -113,34 +152,29 @@ export function fillPlaceholders(req: FillRequest): FillResult {
     }
     result.sources[p] = 'task';
   };
-  const candidates = (p: string) =>
-    req.inputs.filter((i) => !used.has(i.name) && COMPATIBLE[result.roles[p] as InputRole].includes(i.role));
-
-  // First the placeholders whose names say which input they want, then the rest by role in order of use.
-  for (const p of req.placeholders) {
-    const scored = candidates(p)
-      .map((i) => ({ i, s: nameScore(p, props[p], i.name) }))
-      .filter((x) => x.s >= 2);
-    scored.sort((a, b) => b.s - a.s);
-    if (scored[0]) assign(p, scored[0].i);
-  }
-  // Then the rest by role: the best-named pairs first (a shared word, also from the description: an `angle`
-  // input goes to the placeholder described in degrees, not to the first number), a text file to a file
-  // placeholder before one that takes its content, else in order of use.
-  // An undescribed placeholder is filled only when its name says which input it wants (above).
-  const open = req.placeholders.filter((p) => !(p in result.values) && result.roles[p] !== 'option' && props[p]);
-  const pairs = open.flatMap((p, pi) =>
-    candidates(p).map((i) => ({
-      p,
-      i,
-      pi,
-      ii: req.inputs.indexOf(i),
-      s: nameScore(p, props[p], i.name),
-      content: passesContent(result.roles[p] as InputRole, i.role) ? 1 : 0,
-    })),
+  // All at once (assign.ts): the most inputs placed, the best-named pairs, the direction the need gives, a text
+  // file to a file placeholder before one that takes its content, the need's order, the command's order.
+  // An option or an undescribed placeholder takes a task input only when its name says it wants that input.
+  const open = req.placeholders;
+  const rest = req.inputs;
+  const chosen = bestAssignment(
+    open.length,
+    rest.length,
+    (pi, ii) => {
+      const p = open[pi] as string;
+      const i = rest[ii] as HeldInput;
+      const role = result.roles[p] as InputRole;
+      if (!COMPATIBLE[role].includes(i.role)) return null;
+      const name = nameScore(p, props[p], i.name);
+      if (name < 2 && (role === 'option' || !props[p])) return null;
+      return { name, direction: directionAgreement(p, i, req.need), content: passesContent(role, i.role) };
+    },
+    rest.map((i) => mentionAt(i, req.need)),
+    rest.map((i) => !MAY_STAY_OUT.includes(i.role)),
   );
-  pairs.sort((a, b) => b.s - a.s || a.content - b.content || a.pi - b.pi || a.ii - b.ii);
-  for (const { p, i } of pairs) if (!(p in result.values) && !used.has(i.name)) assign(p, i);
+  chosen.forEach((pi, ii) => {
+    if (pi >= 0) assign(open[pi] as string, rest[ii] as HeldInput);
+  });
 
   for (const p of req.placeholders) {
     if (p in result.values) continue;
@@ -170,9 +204,10 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       continue;
     }
     const named =
-      req.need && (role === 'option' || prop.enum)
+      datePatternShown(prop, req) ??
+      (req.need && (role === 'option' || prop.enum)
         ? optionNamedByNeed(p, [...(prop.enum ?? []), ...(prop.examples ?? []), prop.default], req.need)
-        : undefined;
+        : undefined);
     if (named !== undefined) {
       result.values[p] = named;
       result.sources[p] = 'need';
@@ -199,7 +234,7 @@ export function fillPlaceholders(req: FillRequest): FillResult {
 
   // An input the command never receives means the command does not do this task (numbers may stay defaults).
   for (const input of req.inputs) {
-    if (used.has(input.name) || ['output_file', 'output_dir', 'number', 'option'].includes(input.role)) continue;
+    if (used.has(input.name) || MAY_STAY_OUT.includes(input.role)) continue;
     result.problems.push({
       name: input.name,
       kind: 'no_place',
