@@ -80,7 +80,8 @@ export const inputSchemas = {
         maxItems: MAX_HELD_INPUTS,
         items: { type: 'string', enum: [...HELD_INPUT_ROLES] },
         description:
-          'What you hold (input_file, text, url, json; a role twice for two): only tools whose command has a placeholder for each.',
+          'What you hold (input_file, text_file, text, url, json, output_dir; a role twice for two): only tools whose command ' +
+          'has a placeholder for each. text_file: a small text file, passable as its text; output_dir: a folder to write into.',
       },
       offline: {
         type: 'boolean',

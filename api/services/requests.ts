@@ -165,8 +165,10 @@ export const QuerySchemas = {
   inputs: Type.Array(Type.Enum([...HELD_INPUT_ROLES]), {
     maxItems: MAX_HELD_INPUTS,
     description:
-      'What you hold, comma-separated (input_file, text, url, json; repeat a role for two of them): only tools whose ' +
-      'command has a placeholder for each. "input_file,input_file" finds tools that take two files.',
+      'What you hold, comma-separated (input_file, text_file, text, url, json, output_dir; repeat a role for two of ' +
+      'them): only tools whose command has a placeholder for each. "input_file,input_file" finds tools that take ' +
+      'two files; text_file is a small text file you can also pass as its text to a command that takes a text or ' +
+      'JSON (ranked below commands that read it as a file); output_dir is a folder the results must be written into.',
   }),
   offline: Type.Boolean({
     default: false,

@@ -15,13 +15,18 @@ type PropertySchema = NonNullable<SchemaObject['properties']>[string];
  */
 export type HeldRole = InputRole | 'text_file';
 
-/** Roles an agent can say it holds when searching: what a command must receive (numbers and options may stay defaults). */
+/**
+ * Roles an agent can say it holds when searching: what a command must receive (numbers and options may stay
+ * defaults), and `output_dir`, a folder the results must be written into (a command that only prints or writes
+ * one file cannot fill it).
+ */
 export const HELD_INPUT_ROLES = [
   'input_file',
   'text_file',
   'text',
   'url',
   'json',
+  'output_dir',
 ] as const satisfies readonly HeldRole[];
 export type HeldInputRole = (typeof HELD_INPUT_ROLES)[number];
 

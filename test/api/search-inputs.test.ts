@@ -49,9 +49,26 @@ const fileLinter = contract('npm-zz-b-lint-v1', lintTask, 'zz-b-lint {yaml}', {
   yaml: { type: 'string', description: 'The YAML file', role: 'input_file', examples: ['a.yaml'] },
 });
 
+// Unpacks into a folder; its neighbour writes one archive file.
+const unpacker = contract(
+  'npm-zz-unpack-v1',
+  'zzqarchive unpack an archive into a folder',
+  'zz-unpack {archive} {dir}',
+  {
+    archive: { type: 'string', description: 'Archive', role: 'input_file', examples: ['a.tgz'] },
+    dir: { type: 'string', description: 'Folder to write into', role: 'output_dir', examples: ['out'] },
+  },
+);
+const packer = contract('npm-zz-pack-v1', 'zzqarchive unpack or pack an archive file', 'zz-pack {archive} {out}', {
+  archive: { type: 'string', description: 'Archive', role: 'input_file', examples: ['a.tgz'] },
+  out: { type: 'string', description: 'Archive to write', role: 'output_file', examples: ['b.tgz'] },
+});
+
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter] });
+  t = await startTestServer({
+    extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter, unpacker, packer],
+  });
 }, 120_000);
 afterAll(() => t?.cleanup());
 
@@ -124,6 +141,14 @@ describe('search by held inputs', () => {
     ]);
     const pair = await t.json(`/api/v1/tools?q=${q}&inputs=text_file,input_file`);
     expect(aids(pair.body)).toEqual(['npm-zz-pair-hasher-v1']);
+  });
+
+  it('inputs=output_dir keeps only commands that write into a folder', async () => {
+    const all = aids((await t.json('/api/v1/tools?q=zzqarchive%20unpack&inputs=input_file')).body);
+    expect(all).toEqual(expect.arrayContaining(['npm-zz-unpack-v1', 'npm-zz-pack-v1']));
+    const dir = await t.json('/api/v1/tools?q=zzqarchive%20unpack&inputs=input_file,output_dir');
+    expect(dir.body.inputs).toEqual(['input_file', 'output_dir']);
+    expect(aids(dir.body)).toEqual(['npm-zz-unpack-v1']);
   });
 
   it('an unknown role or too many is a 422 naming the parameter', async () => {

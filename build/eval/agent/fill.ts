@@ -78,8 +78,9 @@ function extensionOf(value: unknown): string {
 
 const exampleOf = (prop: PropertySchema | undefined) => prop?.examples?.[0] ?? prop?.default;
 
-// Task inputs a command may leave out: it names its own outputs, numbers and options have defaults.
-const MAY_STAY_OUT: readonly HeldRole[] = ['output_file', 'output_dir', 'number', 'option'];
+// Task inputs a command may leave out: it may print what the task wants in a file, numbers and options have
+// defaults. A folder to write into it must take (search was told so: input-roles.ts HELD_INPUT_ROLES).
+const MAY_STAY_OUT: readonly HeldRole[] = ['output_file', 'number', 'option'];
 
 /** Where the need mentions an input's value, or undefined (files, values not in the need). */
 function mentionAt(input: HeldInput, need: string | undefined): number | undefined {
