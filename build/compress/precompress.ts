@@ -33,9 +33,26 @@ export interface CompressStats {
 
 export const isCompressible = (file: string) => COMPRESSIBLE.has(path.extname(file).toLowerCase());
 
+/**
+ * Every compressible file under `dir`. Symlinks are not followed: the only ones in a build are the API
+ * recipe folders (build/discovery/api-recipes-static.ts), gzipped already, whose 124,500 files a recursive
+ * readdir (which follows them) would list in every build.
+ */
 async function compressibleFiles(dir: string): Promise<string[]> {
-  const entries = await fsp.readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && isCompressible(e.name)).map((e) => path.join(e.parentPath, e.name));
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    const entries = await fsp.readdir(d, { withFileTypes: true });
+    await Promise.all(
+      entries.map((e) => {
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) return walk(p);
+        if (e.isFile() && isCompressible(e.name)) out.push(p);
+        return undefined;
+      }),
+    );
+  };
+  await walk(dir);
+  return out.sort();
 }
 
 async function sameInode(a: string, b: string): Promise<boolean> {
