@@ -5,6 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type H3Event, serveStatic } from 'h3';
 import { isCompressible as isCompressibleType } from '../../build/compress/precompress.ts';
+import { acceptedCodings, type Coding } from './accept-encoding.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,25 +28,7 @@ export const contentTypeOf = (file: string) => TYPES[path.extname(file).toLowerC
 const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=3600';
 
 /** The precompressed files the build writes beside each compressible one (build/compress/precompress.ts). */
-const PRECOMPRESSED = [
-  ['br', '.br'],
-  ['gzip', '.gz'],
-] as const;
-
-/**
- * The encodings a client accepts, in this server's order of preference (br first: smaller files). Ours,
- * not h3's: h3 breaks ties by the header's order, and browsers list gzip before br.
- */
-export function acceptedEncodings(header: string | null): (typeof PRECOMPRESSED)[number][] {
-  if (!header) return [];
-  const q = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.split(';').map((x) => x.trim().toLowerCase());
-    const weight = params.find((p) => p.startsWith('q='));
-    q.set(name === 'x-gzip' ? 'gzip' : name, weight ? Number(weight.slice(2)) || 0 : 1);
-  }
-  return PRECOMPRESSED.filter(([name]) => (q.get(name) ?? q.get('*') ?? 0) > 0);
-}
+const EXTENSION: Readonly<Record<Coding, string>> = { br: '.br', gzip: '.gz' };
 
 /**
  * A file the build wrote gzipped only (`<file>.gz` and no `<file>`: the API recipes, too many to keep
@@ -67,7 +50,7 @@ async function gzipOnly(file: string, takesGzip: boolean) {
 }
 
 export function serveDist(event: H3Event, distDir: string) {
-  const accepted = acceptedEncodings(event.req.headers.get('accept-encoding'));
+  const accepted = acceptedCodings(event.req.headers.get('accept-encoding'));
   /** The file actually sent for an id: its .br or .gz when the client takes it and the build wrote it. */
   const chosen = new Map<string, string>();
   /** Bodies unpacked from a gzip-only file for a client that does not take gzip. */
@@ -81,17 +64,15 @@ export function serveDist(event: H3Event, distDir: string) {
       const file = path.join(distDir, id);
       const stat = await fsp.stat(file).catch(() => null);
       if (!stat) {
-        const only = await gzipOnly(
-          file,
-          accepted.some(([name]) => name === 'gzip'),
-        );
+        const only = await gzipOnly(file, accepted.includes('gzip'));
         if (!only) return undefined;
         if (only.body) unpacked.set(id, only.body);
         else chosen.set(id, `${file}.gz`);
         return only.meta;
       }
       if (!stat.isFile()) return undefined;
-      for (const [encoding, ext] of accepted) {
+      for (const encoding of accepted) {
+        const ext = EXTENSION[encoding];
         const encoded = await fsp.stat(file + ext).catch(() => null);
         if (!encoded?.isFile()) continue;
         chosen.set(id, file + ext);

@@ -15,20 +15,21 @@ import { rawRequest, startTestServer, type TestServer } from '../helpers/server.
 import { sampleContract, type TempCatalog, tempCatalog } from '../helpers/temp-catalog.ts';
 
 /** Raw bytes (no transparent decompression, unlike fetch). */
-function get(url: string, p: string, headers: Record<string, string> = {}) {
+function get(url: string, p: string, headers: Record<string, string> = {}, method = 'GET') {
   const { hostname, port } = new URL(url);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
     (resolve, reject) => {
       import('node:http').then(({ default: http }) => {
         http
-          .get({ hostname, port, path: p, headers }, (res) => {
+          .request({ hostname, port, path: p, headers, method }, (res) => {
             const parts: Buffer[] = [];
             res.on('data', (c: Buffer) => parts.push(c));
             res.on('end', () =>
               resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts) }),
             );
           })
-          .on('error', reject);
+          .on('error', reject)
+          .end();
       }, reject);
     },
   );
@@ -207,6 +208,20 @@ describe('dynamic answers: compression and conditional GETs', () => {
     expect(small.status).toBe(404);
     expect(small.body.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('HEAD gets no body, a coding at q=0 is never used, identity is plain, lengths are exact', async () => {
+    const p = '/api/v1/tools?q=email';
+    const head = await get(s.url, p, { 'accept-encoding': 'gzip, br' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    const notBr = await get(s.url, p, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(notBr.headers['content-encoding']).toBe('gzip');
+    expect(Number(notBr.headers['content-length'])).toBe(notBr.body.length);
+    const identity = await get(s.url, p, { 'accept-encoding': 'identity' });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(Number(identity.headers['content-length'])).toBe(identity.body.length);
+    expect(String(identity.headers.vary)).toMatch(/accept-encoding/i);
   });
 
   it('a contract has an ETag that follows its live counters: 304 while unchanged, 200 after a report', async () => {
