@@ -81,6 +81,12 @@ function compressibleAnswer(req: http.IncomingMessage, res: http.ServerResponse,
 
 export function compress(req: http.IncomingMessage, res: http.ServerResponse, handle: () => void): void {
   const coding = acceptedCodings(req.headers['accept-encoding'])[0];
+  // Nothing to negotiate (no coding accepted, or HEAD): the answer goes out as the handler writes it. A
+  // cache that stores it without Vary can only ever hand out this plain form, which every client reads.
+  if (!coding || req.method === 'HEAD') {
+    handle();
+    return;
+  }
   const inner = { writeHead: res.writeHead, write: res.write, end: res.end };
   /** writeHead's arguments, held until the body is known: [status, statusText?] and the headers. */
   let head: { status: number; text: unknown[]; pairs: Pairs } | null = null;

@@ -107,6 +107,10 @@ function packagesOf(c: ToolContract) {
               ...(v.description ? { description: v.description } : {}),
               isRequired: v.is_required ?? false,
               isSecret: v.is_secret ?? false,
+              ...(v.format ? { format: v.format } : {}),
+              ...(v.default !== undefined ? { default: v.default } : {}),
+              ...(v.placeholder ? { placeholder: v.placeholder } : {}),
+              ...(v.choices?.length ? { choices: v.choices } : {}),
             })),
           }
         : {}),

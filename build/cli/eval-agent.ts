@@ -1,5 +1,5 @@
-// npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--no-inputs] [--jobs N]
-//   [--json-out file] [--platform npm|pypi] [--url http://host:port]
+// npm run eval:agent [-- --set dev|heldout] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run] [--no-inputs]
+//   [--jobs N] [--json-out file] [--platform npm|pypi] [--catalog DIR] [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 // bundled catalog served by a server this command starts (or the one at --url).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,11 +15,13 @@ import { type AgentTask, loadTaskSet, taskFilesDir } from '../eval/agent/tasks.t
 import { exitOnHelp } from './help.ts';
 
 exitOnHelp(`
-usage: npm run eval:agent [-- --set dev|heldout] [--limit N] [--json] [--mcp] [--no-run] [--no-inputs] [--jobs N]
-                          [--json-out FILE] [--platform npm|pypi] [--url http://host:port]
+usage: npm run eval:agent [-- --set dev|heldout] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run]
+                          [--no-inputs] [--jobs N] [--json-out FILE] [--platform npm|pypi] [--catalog DIR]
+                          [--url http://host:port]
 The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
-bundled catalog served by a server this command starts (or the one at --url). The agent tells search what
-it holds (?inputs=input_file,text …); --no-inputs searches with the need's words only.
+bundled catalog (or the one in --catalog DIR) served by a server this command starts (or the one at --url).
+The agent tells search what it holds (?inputs=input_file,text …); --no-inputs searches with the need's words
+only. --need runs only the needs with these ids (to re-run the ones a change touches).
 `);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,6 +46,8 @@ if (!(limit > 0)) {
 const mcpEvery = flag('mcp') ? 1 : 5;
 const jobs = Math.max(1, Number(arg('jobs') ?? 2));
 const platform = arg('platform');
+const onlyNeeds = arg('need') ? new Set(arg('need')?.split(',')) : null;
+const catalogDir = arg('catalog') ? path.resolve(arg('catalog') as string) : path.join(root, 'catalog');
 if (platform && platform !== 'npm' && platform !== 'pypi') {
   console.error('--platform must be npm or pypi');
   process.exit(2);
@@ -76,7 +80,7 @@ async function main() {
       {
         PORT: '0',
         HOST: '127.0.0.1',
-        CATALOG_DIR: path.join(root, 'catalog'),
+        CATALOG_DIR: catalogDir,
         DIST_DIR: path.join(work, 'dist'),
         DATA_DIR: path.join(work, 'data'),
         RATE_LIMIT_TELEMETRY_PER_MIN: '0',
@@ -92,7 +96,7 @@ async function main() {
     for (const name of sets) {
       const file = path.join(root, `test/fixtures/agent-tasks/${name}.json`);
       const tasks = loadTaskSet(file)
-        .filter((t) => !platform || t.platform === platform)
+        .filter((t) => (!platform || t.platform === platform) && (!onlyNeeds || onlyNeeds.has(t.id)))
         .slice(0, limit);
       const outcomes: TaskOutcome[] = new Array(tasks.length);
       let next = 0;

@@ -47,9 +47,10 @@ const READ_VERB = /\b(read|cat|open|load|look up|retrieve|fetch|grab|collect|ext
 const REFUSED =
   /\b(rejected|refused|denied|blocked|not allowed|disallowed|forbidden|excluded|never|cannot|can'?t|must not)\b/i;
 const PASS_VERB = /\b(pass|put|include|insert|append|add|attach|embed|provide|send|supply|paste)\b/i;
-// An address written into the description (not one introduced as an example, not the machine itself).
+// An address written into the description (not one introduced as an example, not the machine itself, not a
+// placeholder with no host such as `https://...`).
 const CONTACT =
-  /(?<!\b(e\.g\.|i\.e\.|example|for example|such as|like|default|defaults to)[:,]?\s{0,2})(?<!\]\()(https?:\/\/(?!(localhost|127\.0\.0\.1|example\.(com|org))\b)[^\s)'"`<>]+|\b[\w.+-]+@(?!example\.(com|org|net)\b)[\w-]+(\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d)/i;
+  /(?<!\b(e\.g\.|i\.e\.|example|for example|such as|like|default|defaults to)[:,]?\s{0,2})(?<!\]\()(https?:\/\/(?!(localhost|127\.0\.0\.1|example\.(com|org))\b)[a-z0-9][^\s)'"`<>]*|\b[\w.+-]+@(?!example\.(com|org|net)\b)[\w-]+(\.[\w-]+)+\b|\+\d[\d ()-]{7,}\d)/i;
 // Said to the model in words: lower case or capitalised, never an HTTP method in capitals (`curl -X POST …` in a
 // documentation example is not an order), and looked for outside addresses (a link to `…/send-requests/…`).
 const SEND_VERB =

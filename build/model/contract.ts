@@ -28,6 +28,9 @@ export const STATUSES = ['active', 'degraded', 'review', 'deprecated', 'dead'] a
 export const CONTRACT_KINDS = ['tool', 'mcp_server'] as const;
 export type ContractKind = (typeof CONTRACT_KINDS)[number];
 
+/** What an MCP server's environment variable holds (server.json `format`). */
+export const MCP_ENV_FORMATS = ['string', 'number', 'boolean', 'filepath'] as const;
+
 /** How an MCP client reaches the server (names as in the official registry's server.json). */
 export const MCP_TRANSPORTS = ['stdio', 'streamable-http', 'sse'] as const;
 export type McpTransport = (typeof MCP_TRANSPORTS)[number];
@@ -157,9 +160,22 @@ export const McpEnvVar = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 500 })),
     is_required: Type.Optional(Type.Boolean()),
     is_secret: Type.Optional(Type.Boolean()),
+    format: Type.Optional(
+      Type.Enum([...MCP_ENV_FORMATS], {
+        description: 'What the value is (server.json format): text, a number, true/false, or a path on the machine.',
+      }),
+    ),
+    default: Type.Optional(Type.String({ maxLength: 500, description: 'A valid value used when none is set.' })),
+    placeholder: Type.Optional(
+      Type.String({ maxLength: 200, description: 'An example of the form the value takes (guidance, not a value).' }),
+    ),
+    choices: Type.Optional(
+      Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50, description: 'The values it may take.' }),
+    ),
   },
   { additionalProperties: false },
 );
+export type McpEnvVar = Type.Static<typeof McpEnvVar>;
 
 /** What an MCP-server contract adds to logic: how to reach the server and the tools it really lists. */
 export const McpServer = Type.Object(

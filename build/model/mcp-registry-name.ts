@@ -3,6 +3,7 @@
 // or repository it comes from, so the same contract always gets the same name. The package comes first:
 // monorepos hold many servers (github.com/modelcontextprotocol/servers), packages hold one.
 import type { ToolContract } from './contract.ts';
+import { normalizePypiName } from './pypi-name.ts';
 
 /** The official registry's pattern for server names (server.json `name`). */
 export const REGISTRY_NAME_PATTERN = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
@@ -32,7 +33,7 @@ function fromNpm(pkg: string): string | null {
 }
 
 /** PyPI names are compared normalised (PEP 503): lower case, runs of `-_.` as one `-`. */
-const fromPypi = (pkg: string) => join('org.pypi', pkg.toLowerCase().replace(/[-_.]+/g, '-'));
+const fromPypi = (pkg: string) => join('org.pypi', normalizePypiName(pkg));
 
 /** `https://github.com/owner/repo…` → `io.github.owner/repo`, the official registry's own convention. */
 function fromRepository(url: string): string | null {

@@ -63,10 +63,13 @@ export function servedStatus(c: ToolContract): ToolContract['trust']['status'] {
 
 /**
  * The reliability prior ranking uses: the stored score, scaled down by a quarter while the last sandboxed run
- * failed (a strong match still wins over a weak one; a failed twin loses to an equal match that works).
+ * failed or while an MCP server's changed tool list waits for review (a strong match still wins over a weak
+ * one; a failed or changed twin loses to an equal match that works and has not changed). Both at once count
+ * once: either is reason enough to prefer the other tool, and neither hides it.
  */
 export function rankingPrior(c: ToolContract): number {
-  return c.record?.verification?.status === 'failed' ? c.trust.reliability_score * 0.75 : c.trust.reliability_score;
+  const doubtful = c.record?.verification?.status === 'failed' || c.trust.status === 'review';
+  return doubtful ? c.trust.reliability_score * 0.75 : c.trust.reliability_score;
 }
 
 /**

@@ -14,7 +14,7 @@ import { schemaFiles } from '../model/json-schemas.ts';
 import { llmsFiles } from '../discovery/llms-txt.ts';
 import { robotsTxt } from '../discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from '../discovery/sitemap.ts';
-import { precompress } from '../compress/precompress.ts';
+import { addStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 import { BUILD_INFO, buildsDirOf, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
 import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';
@@ -189,11 +189,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     });
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
     const pages = await phase('html', () => renderSite(site, buildDir));
-    const worked = await phase('worker-wait', () => side);
-    Object.assign(phases, worked.phases);
-    const recipeStats = worked.recipes;
-    // Last, over every finished file: .br and .gz beside each compressible one (build/compress/).
-    const compressed = await phase('compress', () => precompress(buildDir, prev?.dir ?? null));
+    // .br and .gz beside each compressible file (build/compress/): here those of this thread, while the
+    // worker compresses its own.
+    const own = await phase('compress', () => precompress(buildDir, prev?.dir ?? null, { skip: WORKER_OUTPUTS }));
+    const worker = await phase('worker-wait', () => side);
+    Object.assign(phases, worker.phases);
+    const compressed = addStats(own, worker.compressed);
+    const recipeStats = worker.recipes;
     const ms = Math.round(performance.now() - started);
     const info = {
       generated_at: generatedAt,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { BUILD_INFO } from './dist-swap.ts';
 import type { ToolContract } from '../model/contract.ts';
 import { STATIC_TOOLS_DIR } from '../discovery/static-json.ts';
+import { COMPRESSED_EXTENSIONS } from '../compress/precompress.ts';
 
 /** The files that belong to exactly one tool, relative to a build folder: its page and its static JSON. */
 export const perToolFiles = (aid: string) => ({
@@ -49,16 +50,28 @@ export function toRender(prev: PreviousBuild, tools: ToolContract[], changed: Se
 export function linkUnchanged(prev: PreviousBuild, dir: string, aids: Iterable<string>, kind: 'html' | 'json'): void {
   if (kind === 'json') {
     mkdirSync(path.join(dir, STATIC_TOOLS_DIR), { recursive: true });
-    for (const aid of aids) {
-      const { json } = perToolFiles(aid);
-      linkSync(path.join(prev.dir, json), path.join(dir, json));
-    }
+    for (const aid of aids) linkWithCompressed(prev.dir, dir, perToolFiles(aid).json);
     return;
   }
   mkdirSync(path.join(dir, 'tools'), { recursive: true });
   for (const aid of aids) {
     const { html } = perToolFiles(aid);
     mkdirSync(path.dirname(path.join(dir, html)));
-    linkSync(path.join(prev.dir, html), path.join(dir, html));
+    linkWithCompressed(prev.dir, dir, html);
+  }
+}
+
+/**
+ * Links a file and the .br and .gz the previous build wrote beside it (a file under 1 KB has none), so
+ * the compression pass finds them in its directory listing and never reads the file again.
+ */
+function linkWithCompressed(prevDir: string, dir: string, file: string): void {
+  linkSync(path.join(prevDir, file), path.join(dir, file));
+  for (const ext of COMPRESSED_EXTENSIONS) {
+    try {
+      linkSync(path.join(prevDir, file + ext), path.join(dir, file + ext));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
 }

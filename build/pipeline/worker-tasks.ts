@@ -14,6 +14,7 @@ import { type AnalyzedDocument, analyzeDocument } from '../search/documents.ts';
 import { documentFromContract, type Expansions, writeStaticSearch } from '../search/index.ts';
 import { linkUnchanged } from './incremental.ts';
 import { writeFiles } from './write-files.ts';
+import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
 
@@ -43,6 +44,7 @@ export interface WorkerJob {
 export interface WorkerResult {
   phases: Record<string, number>;
   recipes: RecipeLinkStats;
+  compressed: CompressStats;
 }
 
 function* staticJsonFiles(job: WorkerJob): Generator<OutputFile> {
@@ -78,7 +80,11 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const s = performance.now();
   await writeSearch(job);
   phases.search = Math.round(performance.now() - s);
-  return { phases, recipes };
+  // Its own files' .br and .gz, while the main thread is still rendering HTML (build/compress/).
+  const c = performance.now();
+  const compressed = await precompress(job.buildDir, job.prevDir, { only: WORKER_OUTPUTS });
+  phases['compress-json'] = Math.round(performance.now() - c);
+  return { phases, recipes, compressed };
 }
 
 /**

@@ -8,7 +8,13 @@
 //   …/v0.1/servers/<name>/versions/<version|latest>, …/v0.1/servers/<name> (latest);
 //   <name> percent-encoded (io.github.acme%2Fweather) or as its two path segments.
 import { quote } from 'shell-quote';
-import type { McpServer, McpTransport, Requires } from '../model/contract.ts';
+import {
+  MCP_ENV_FORMATS,
+  type McpEnvVar,
+  type McpServer,
+  type McpTransport,
+  type Requires,
+} from '../model/contract.ts';
 import { aidOf, type Draft, line } from './common.ts';
 import { REGISTRY_NAME, stdioServer } from './mcp-package.ts';
 import { UPSTREAM } from './messages.ts';
@@ -30,6 +36,10 @@ interface EnvironmentVariable {
   description?: unknown;
   isRequired?: unknown;
   isSecret?: unknown;
+  format?: unknown;
+  default?: unknown;
+  placeholder?: unknown;
+  choices?: unknown;
 }
 interface Package {
   registryType?: unknown;
@@ -107,13 +117,26 @@ function envOf(pkg: Package): { env_vars: McpServer['env_vars']; requires: Requi
   const env_vars = list<EnvironmentVariable>(pkg.environmentVariables)
     .filter((e) => typeof e.name === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(e.name) && e.name.length <= 100)
     .slice(0, 50)
-    .map((e) => {
+    .map((e): McpEnvVar => {
       const description = line(e.description, 500);
+      const fallback = line(e.default, 500);
+      const placeholder = line(e.placeholder, 200);
+      const choices = (Array.isArray(e.choices) ? e.choices : [])
+        .map((c) => line(c, 200))
+        .filter((c): c is string => Boolean(c))
+        .slice(0, 50);
       return {
         name: e.name as string,
         ...(description ? { description } : {}),
         is_required: e.isRequired === true,
         is_secret: e.isSecret === true,
+        // The value's shape, so a verifier or client can give a value of the right kind.
+        ...(MCP_ENV_FORMATS.includes(e.format as McpEnvVar['format'] & string)
+          ? { format: e.format as McpEnvVar['format'] }
+          : {}),
+        ...(fallback ? { default: fallback } : {}),
+        ...(placeholder ? { placeholder } : {}),
+        ...(choices.length ? { choices } : {}),
       };
     });
   const required = [

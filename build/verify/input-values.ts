@@ -30,6 +30,7 @@ const SAMPLE_FOR_EXT: Record<string, string> = {
   wav: 'sample.wav',
   mp3: 'sample.wav',
   audio: 'sample.wav',
+  mp4: 'sample.mp4',
   db: 'sample.sqlite',
   sqlite: 'sample.sqlite',
   sqlite3: 'sample.sqlite',
@@ -51,6 +52,7 @@ const NAME_HINTS: [RegExp, string][] = [
   [/image|img|photo|picture|png/, 'png'],
   [/jpe?g/, 'jpg'],
   [/audio|sound|wav|mp3|speech/, 'wav'],
+  [/video|movie|\bmp4\b/, 'mp4'],
   [/pdf/, 'pdf'],
   [/csv|table|spreadsheet/, 'csv'],
   [/json|schema/, 'json'],
@@ -86,6 +88,12 @@ function extOf(value: string): string | undefined {
   return m ? (m[1] as string).toLowerCase() : undefined;
 }
 
+/** The sample file for the kind of file a name or description speaks of (`config JSON` → sample.json), or null. */
+export function hintedSample(name: string, description = ''): string | null {
+  const ext = hintedExt(name, { description });
+  return ext ? (SAMPLE_FOR_EXT[ext] ?? null) : null;
+}
+
 function hintedExt(name: string, info: PropertyInfo): string | undefined {
   const text =
     `${name} ${info.description ?? ''} ${Array.isArray(info.format) ? info.format.join(' ') : (info.format ?? '')}`.toLowerCase();
@@ -105,8 +113,10 @@ function guessRole(name: string, info: PropertyInfo): InputRole {
 
 export interface FilledInput {
   value: string;
-  /** Sample copied into the work folder under `value` (a relative path). */
+  /** Sample copied into the work folder under `value` (a relative path), or under `samplePath` when set. */
   sample?: string;
+  /** Where the sample goes when the value is not itself a path (a `sqlite:///file.db` URL). */
+  samplePath?: string;
   /** An output the command writes (file or folder), relative to the work folder. */
   output?: 'file' | 'dir';
   /** A URL on the sandbox's own fixture server (the tool's network use can be checked offline). */
@@ -165,9 +175,20 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
       // address on the user's own machine with a port (http://localhost:8000, a Chroma, Qdrant or MCP server),
       // a service to run, and a git repository: a sample HTML page can stand in for neither.
       if (given !== undefined) return { value: given, source };
-      if (text !== undefined && (!/^https?:\/\//i.test(text) || LOCAL_SERVICE.test(text)))
+      if (text !== undefined && (!/^https?:\/\//i.test(text) || LOCAL_SERVICE.test(text))) {
+        // A database URL naming a file in the working folder: that file gets the sample database.
+        const file = SQLITE_FILE.exec(text)?.[1];
+        if (file && !file.includes('..')) {
+          return {
+            value: text,
+            source,
+            sample: SAMPLE_FOR_EXT[extOf(file) ?? 'db'] ?? 'sample.sqlite',
+            samplePath: file,
+          };
+        }
         return { value: text, source };
-      return { value: `http://127.0.0.1:${FIXTURE_PORT}/sample.html`, source: 'guessed', fixture: true };
+      }
+      return { value: `http://127.0.0.1:${FIXTURE_PORT}/${fixtureFile(name, info)}`, source: 'guessed', fixture: true };
     case 'number':
       return { value: text ?? '2', source };
     case 'json':
@@ -177,13 +198,22 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
   }
 }
 
-/** Values for every placeholder of the command, from the contract's input schema and the caller's values. */
+/** `sqlite:///notes.db` (relative: three slashes, then no fourth), with or without a driver (`sqlite+pysqlite`). */
+const SQLITE_FILE = /^sqlite(?:\+\w+)?:\/\/\/([^/?#][^?#]*)$/i;
+
+/** The fixture page for a web URL, or the sample video or sound when the URL is said to be a media link. */
+function fixtureFile(name: string, info: PropertyInfo): string {
+  const ext = hintedExt(name, info);
+  return ext === 'mp4' || ext === 'wav' ? (SAMPLE_FOR_EXT[ext] as string) : 'sample.html';
+}
+
 /**
  * Addresses a sample page cannot stand in for: http(s) on a loopback host with an explicit port (a server the
  * user runs) and git repositories (`….git`, which git clones through its own protocol).
  */
 const LOCAL_SERVICE = /^https?:\/\/((localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0):\d+(\/|$)|[^?#]*\.git\/?$)/i;
 
+/** Values for every placeholder of the command, from the contract's input schema and the caller's values. */
 export function fillInputs(
   contract: ToolContract,
   placeholders: string[],

@@ -42,16 +42,33 @@ async function startRelay(spec) {
   server.unref();
 }
 
+/** Extension → media type from the system's /etc/mime.types (mounted read-only), so a video is served as one. */
+async function mediaTypes() {
+  const types = new Map();
+  const text = await readFile('/etc/mime.types', 'utf8').catch(() => '');
+  for (const line of text.split('\n')) {
+    const [type, ...exts] = line.trim().split(/\s+/);
+    if (!type || type.startsWith('#')) continue;
+    for (const ext of exts) if (!types.has(ext)) types.set(ext, type);
+  }
+  return types;
+}
+
 // Tools that fetch URLs get a small web server on the sandbox's own loopback, serving the sample files.
 async function startFixture(spec) {
   const sep = spec.indexOf(':');
   const root = spec.slice(sep + 1);
+  const types = await mediaTypes();
   const server = http.createServer(async (req, res) => {
-    const name = path.basename(new URL(req.url ?? '/', 'http://x').pathname) || 'sample.html';
+    let name = path.basename(new URL(req.url ?? '/', 'http://x').pathname) || 'sample.html';
     // Any other path gets the sample page, so a tool's example URL still finds a page.
-    const body = await readFile(path.join(root, name)).catch(() => readFile(path.join(root, 'sample.html')));
-    const type = name.endsWith('.json') ? 'application/json' : name.endsWith('.html') ? 'text/html' : 'text/plain';
-    if (body) res.writeHead(200, { 'content-type': type }).end(body);
+    let body = await readFile(path.join(root, name)).catch(() => null);
+    if (!body) {
+      name = 'sample.html';
+      body = await readFile(path.join(root, name)).catch(() => null);
+    }
+    const type = types.get(path.extname(name).slice(1).toLowerCase()) ?? 'text/plain';
+    if (body) res.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body);
     else res.writeHead(404).end('not found');
   });
   await new Promise((resolve, reject) =>

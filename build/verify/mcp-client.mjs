@@ -1,17 +1,23 @@
 // Runs inside the sandbox: starts an MCP server over stdio with the official SDK client, performs the
 // handshake, lists every tool (following nextCursor) and prints one JSON line on stdout:
 // {"ok":true,"server_info":{...},"protocol_version":"...","tools":[...]} or {"ok":false,"stage":...,"error":...}.
+// With --tools-file PATH the tools go to that file instead and the line says where, with their size and
+// sha256 (a long tool list would pass the sandbox's output cap; the hash lets the host tell the client's file
+// from one the server, which shares the work folder, might put there).
 // The server's stderr is kept (its tail goes into the result) so a failure says what the server said.
-// usage: node mcp-client.mjs --handshake-ms N --list-ms N -- COMMAND [ARG ...]
+// usage: node mcp-client.mjs --handshake-ms N --list-ms N [--tools-file PATH] -- COMMAND [ARG ...]
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const args = process.argv.slice(2);
-const options = { handshakeMs: 60_000, listMs: 30_000 };
+const options = { handshakeMs: 60_000, listMs: 30_000, toolsFile: null };
 while (args.length && args[0] !== '--') {
   const flag = args.shift();
   if (flag === '--handshake-ms') options.handshakeMs = Number(args.shift());
   else if (flag === '--list-ms') options.listMs = Number(args.shift());
+  else if (flag === '--tools-file') options.toolsFile = args.shift();
 }
 args.shift();
 const MAX_PAGES = 50;
@@ -91,13 +97,20 @@ try {
     cursor = result.nextCursor;
     if (!cursor) break;
   }
+  let listed = { tools };
+  if (options.toolsFile) {
+    const text = JSON.stringify(tools);
+    writeFileSync(options.toolsFile, text);
+    const sha256 = createHash('sha256').update(text).digest('hex');
+    listed = { tools_file: { path: options.toolsFile, bytes: Buffer.byteLength(text), sha256 } };
+  }
   print({
     ok: true,
     server_info: client.getServerVersion() ?? null,
     protocol_version: protocolVersion,
     capabilities: client.getServerCapabilities() ?? null,
     more_pages: Boolean(cursor),
-    tools,
+    ...listed,
     stderr_tail: stderrText.slice(-STDERR_TAIL),
   });
   await client.close().catch(() => {});

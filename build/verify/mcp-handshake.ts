@@ -3,6 +3,8 @@
 // (mcp-client.mjs, with the project's own node_modules mounted read-only) starts the server with the
 // contract's execute command over stdio inside the sandbox, initializes, and lists every tool.
 // Remote servers (a URL) cannot be reached from here: they are `unverifiable`.
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { ReadTool } from '../mcp/tool-list.ts';
@@ -15,9 +17,11 @@ import {
   type StepResult,
   withInstalled,
 } from './run-contract.ts';
-import { DEFAULT_LIMITS } from './sandbox.ts';
+import { type EnvPlaceholder, envPlaceholder, requiredEnvVars } from './env-placeholders.ts';
+import { SAMPLES_DIR } from './input-values.ts';
+import { DEFAULT_LIMITS, SANDBOX_WORK } from './sandbox.ts';
 import type { Verification } from './verdict.ts';
-import { lastLine, stepFailure } from './verdict.ts';
+import { installVerdict, stepFailure } from './verdict.ts';
 
 const CLIENT_DIR = '/opt/mcp-client';
 const CLIENT_SCRIPT = path.join(import.meta.dirname, 'mcp-client.mjs');
@@ -51,14 +55,17 @@ export interface McpHandshakeResult {
     protocol_error: string | null;
     stderr_tail: string;
   };
-  /** Environment variables the server requires, given placeholder values so it can start offline. */
-  placeholderEnv: string[];
+  /** Environment variables the server requires, given placeholder values of their shape so it can start offline. */
+  placeholderEnv: EnvPlaceholder[];
   handshakeMs: number;
 }
 
 export const DEFAULT_HANDSHAKE_MS = 90_000;
 export const DEFAULT_LIST_MS = 30_000;
-export const PLACEHOLDER_ENV_VALUE = 'placeholder-set-by-the-verifier';
+/** Where the client writes the tool list, relative to the work folder (a long list would pass the output cap). */
+const TOOLS_FILE = '.mcp-tools.json';
+/** The most of a tool list the host reads back (500 tools of 10,000-character descriptions and their schemas). */
+const TOOLS_FILE_CAP = 64 * 1024 * 1024;
 
 /** The project's node_modules holding the official SDK, mounted read-only beside the client script. */
 function sdkModules(): string {
@@ -67,13 +74,44 @@ function sdkModules(): string {
   return entry.slice(0, entry.lastIndexOf(marker) + marker.length - 1);
 }
 
-/** Names of the environment variables the server needs to start: required ones of logic.mcp plus requires.env. */
-export function requiredEnv(contract: ToolContract): string[] {
-  const names = [
-    ...(contract.logic.mcp?.env_vars ?? []).filter((v) => v.is_required).map((v) => v.name),
-    ...(contract.action.requires?.env ?? []),
-  ];
-  return [...new Set(names)];
+/** The environment variables the server needs to start (required ones of logic.mcp plus requires.env), shaped. */
+export function requiredEnv(contract: ToolContract): EnvPlaceholder[] {
+  return requiredEnvVars(contract.logic.mcp?.env_vars, contract.action.requires?.env).map(envPlaceholder);
+}
+
+/** Makes the folders and files that path variables name (a sample's bytes where one fits, else empty). */
+async function createEnvPaths(workDir: string, env: EnvPlaceholder[]): Promise<void> {
+  for (const { create } of env) {
+    if (!create) continue;
+    const target = path.join(workDir, create.relative);
+    if (create.kind === 'dir') await fsp.mkdir(target, { recursive: true });
+    else {
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      if (create.sample) await fsp.copyFile(path.join(SAMPLES_DIR, create.sample), target);
+      else await fsp.writeFile(target, '');
+    }
+  }
+}
+
+/**
+ * The tool list the client wrote, read back only when it is a regular file (not a link the server planted) of
+ * the size and sha256 the client reported on its own stdout.
+ */
+async function readToolsFile(workDir: string, reported: unknown): Promise<{ tools?: ReadTool[]; error?: string }> {
+  const r = reported as { bytes?: unknown; sha256?: unknown };
+  const file = path.join(workDir, TOOLS_FILE);
+  const stat = await fsp.lstat(file).catch(() => null);
+  if (!stat?.isFile()) return { error: 'the tool list file is missing or not a regular file' };
+  if (stat.size > TOOLS_FILE_CAP) return { error: `the tool list is ${stat.size} bytes, over ${TOOLS_FILE_CAP}` };
+  const text = await fsp.readFile(file);
+  if (text.length !== r.bytes || createHash('sha256').update(text).digest('hex') !== r.sha256) {
+    return { error: 'the tool list file differs from what the client wrote (size or sha256)' };
+  }
+  try {
+    return { tools: JSON.parse(text.toString('utf8')) as ReadTool[] };
+  } catch {
+    return { error: 'the tool list file is not JSON' };
+  }
 }
 
 /** Why this contract's server cannot be started here, or null when it can be. */
@@ -114,8 +152,8 @@ export async function handshakeMcpServer(
   };
   // The client's own timeouts come first; the sandbox's wall clock is the backstop (never shorter than usual).
   const wallMs = Math.max(options.limits?.wallMs ?? DEFAULT_LIMITS.wallMs, handshakeMs + listMs * 3 + 60_000);
-  const limits = { ...options.limits, wallMs };
-  out.run = await withInstalled(plan, { ...options, limits }, async ({ result, step }) => {
+  out.run = await withInstalled(plan, options, async ({ workDir, result, step }) => {
+    await createEnvPaths(workDir, placeholderEnv);
     const argv = [
       'node',
       `${CLIENT_DIR}/mcp-client.mjs`,
@@ -123,11 +161,16 @@ export async function handshakeMcpServer(
       String(handshakeMs),
       '--list-ms',
       String(listMs),
+      '--tools-file',
+      `${SANDBOX_WORK}/${TOOLS_FILE}`,
       '--',
       ...plan.executeArgv,
     ];
     out.client = await step(argv, {
-      env: Object.fromEntries(placeholderEnv.map((name) => [name, PLACEHOLDER_ENV_VALUE])),
+      env: Object.fromEntries(placeholderEnv.map((v) => [v.name, v.value])),
+      // URL variables point at the sandbox's own fixture page, so a server that probes its address finds one.
+      fixture: true,
+      limits: { wallMs },
       readOnlyBinds: [
         { from: CLIENT_SCRIPT, to: `${CLIENT_DIR}/mcp-client.mjs` },
         { from: sdkModules(), to: `${CLIENT_DIR}/node_modules` },
@@ -135,12 +178,21 @@ export async function handshakeMcpServer(
     });
     result.execute = out.client;
     const report = parseReport(out.client.stdout);
-    if (report?.ok === true) {
+    const read = report?.ok === true ? await readToolsFile(workDir, report.tools_file) : {};
+    if (report?.ok === true && read.tools) {
       out.listing = {
         server_info: (report.server_info as McpListing['server_info']) ?? null,
         protocol_version: (report.protocol_version as string | null) ?? null,
-        tools: (report.tools as ReadTool[]) ?? [],
+        tools: read.tools,
         more_pages: report.more_pages === true,
+      };
+    } else if (report?.ok === true) {
+      out.failure = {
+        stage: 'tools/list',
+        error: read.error ?? 'no tool list',
+        exited: null,
+        protocol_error: null,
+        stderr_tail: String(report.stderr_tail ?? ''),
       };
     } else if (report) {
       out.failure = {
@@ -179,6 +231,22 @@ function stderrTail(text: string): string {
   return lines.slice(-3).join(' | ').slice(-400);
 }
 
+/** `API_URL (a URL)`: the variable, and the shape of the value it was given when not opaque text. */
+function describeEnv(v: EnvPlaceholder): string {
+  const shape: Partial<Record<EnvPlaceholder['shape'], string>> = {
+    default: 'its registry default',
+    choice: 'its first choice',
+    placeholder: 'its registry placeholder',
+    boolean: 'false',
+    number: 'a number',
+    port: 'a port number',
+    path: v.create?.kind === 'dir' ? 'a folder' : 'a file',
+    url: 'a URL',
+    host: 'a host',
+  };
+  return shape[v.shape] ? `${v.name} (${shape[v.shape]})` : v.name;
+}
+
 const clip = (text: string) => (text.length > 1000 ? `${text.slice(0, 997)}...` : text);
 
 /** passed (runs): the server answered the handshake and listed its tools; failed with what went wrong. */
@@ -191,7 +259,7 @@ export function judgeHandshake(result: McpHandshakeResult, now = new Date()): Ve
     execute_ms: result.client?.ms ?? null,
   };
   const placeholders = result.placeholderEnv.length
-    ? `; placeholder values were set for ${result.placeholderEnv.join(', ')} (required environment variables; no real credentials), so tools that need them were listed, not called`
+    ? `; placeholder values were set for ${result.placeholderEnv.map(describeEnv).join(', ')} (required environment variables; no real credentials), so tools that need them were listed, not called`
     : '';
   if (run.notRun) return { status: run.notRun.status, reason: run.notRun.reason, ...evidence };
   const failed = (reason: string): Verification => ({
@@ -203,19 +271,8 @@ export function judgeHandshake(result: McpHandshakeResult, now = new Date()): Ve
     return failed(stepFailure('setting up the project', run.setup));
   if (!run.install) return failed('install did not run');
   if (run.install.code !== 0 || run.install.limit) {
-    const notFound = /from versions: none|No matching distribution|E404|404 Not Found/i.test(
-      run.install.stderr + run.install.stdout,
-    );
-    if (notFound && run.unreachableRegistries?.length) {
-      return {
-        status: 'unverifiable',
-        reason: clip(
-          `the package is not in the registries reachable here (${run.unreachableRegistries.join(', ')} unreachable from this machine): ${lastLine(run.install.stderr)}`,
-        ),
-        ...evidence,
-      };
-    }
-    return failed(stepFailure('install', run.install));
+    const verdict = installVerdict(run, run.install, evidence);
+    return verdict.status === 'failed' ? failed(verdict.reason) : { ...verdict, reason: clip(verdict.reason) };
   }
   if (result.listing) {
     const { server_info: info, tools, protocol_version: protocol } = result.listing;

@@ -12,7 +12,16 @@ import { type FilledInput, fillInputs, SAMPLES_DIR } from './input-values.ts';
 import { jsLoadTargets, type LoadTarget, pyLoadTargets, writeLoadCheck } from './load-check.ts';
 import { type Registries, registriesFromEnv, registryAccess, trustSettings } from './registries.ts';
 import { startAllowListProxy } from './registry-proxy.ts';
-import { RELAY_PORT, runSandboxed, SANDBOX_WORK, type SandboxLimits, type SandboxResult } from './sandbox.ts';
+import {
+  DEFAULT_LIMITS,
+  folderSize,
+  RELAY_PORT,
+  runSandboxed,
+  SANDBOX_WORK,
+  type SandboxLimits,
+  type SandboxResult,
+} from './sandbox.ts';
+import { unreachedHosts } from './withheld.ts';
 
 export type Runtime = 'node' | 'python';
 
@@ -48,8 +57,13 @@ export interface RunResult {
   outputs: { stdout: string; files: Record<string, Buffer>; dirs?: Record<string, string[]> };
   /** Registries on the allow-list that this machine could not reach during the install. */
   unreachableRegistries?: string[];
-  /** Hosts off the allow-list the install tried to reach (a browser, engine or model download), refused. */
+  /**
+   * Hosts off the allow-list the install tried to reach (a browser, engine or model download): refused by the
+   * proxy (`host:port`) or named in its output as unresolvable (the sandbox has no DNS; `host`).
+   */
   refusedHosts?: string[];
+  /** Hosts off the allow-list (and off loopback) the execute step's output says it could not reach. */
+  runtimeHosts?: string[];
 }
 
 const NEVER_RUN = new Set(['sudo', 'homebrew', 'pipe_to_shell', 'remote_script']);
@@ -112,10 +126,29 @@ function pythonFullVersion(): string {
 }
 let pythonVersion: string | undefined;
 
+/**
+ * The install step's limits per runtime, over the sandbox's defaults, measured on real packages (README,
+ * "Verification"): npm applications with their whole dependency tree grow the work folder to 2.8 GB (Flowise:
+ * npm's cache and node_modules) and took 9 to 14 minutes on this loaded machine (n8n, Flowise), npm itself
+ * past the default 120 s of CPU time (n8n); PyPI's
+ * machine-learning wheels hold single files of 434 MiB (libtorch_cpu.so) to 517 MiB (libcublasLt.so in
+ * torch's CUDA build) and install to 1.3 GiB (torch for the CPU with transformers and sentence-transformers) to
+ * 5.3 GiB (the CUDA build), plus the downloaded wheels while pip works. The execute step keeps the defaults:
+ * a tool's task needs none of this.
+ */
+export const INSTALL_LIMITS: Record<Runtime, Partial<SandboxLimits>> = {
+  node: { diskBytes: 4 * 1024 ** 3, wallMs: 20 * 60_000, cpuSeconds: 900 },
+  python: { fileBytes: 1024 ** 3, diskBytes: 10 * 1024 ** 3, wallMs: 20 * 60_000, cpuSeconds: 900 },
+};
+
+const INSTALL_TMP = `${SANDBOX_WORK}/.cache/tmp`;
+
 function stepEnv(runtime: Runtime, registries: Registries, online: boolean): Record<string, string> {
   const proxy = `http://127.0.0.1:${RELAY_PORT}`;
+  // Installs unpack (and pip downloads) through the temporary folder: one in the work folder, under the disk
+  // limit, rather than the 256 MiB /tmp that a large wheel or a native build would overflow.
   const proxyEnv: Record<string, string> = online
-    ? { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy }
+    ? { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy, TMPDIR: INSTALL_TMP }
     : {};
   if (runtime === 'node') {
     return {
@@ -152,7 +185,7 @@ function stepEnv(runtime: Runtime, registries: Registries, online: boolean): Rec
 
 async function placeInputs(workDir: string, inputs: Record<string, FilledInput>, files: RunOptions['files'] = {}) {
   for (const [name, input] of Object.entries(inputs)) {
-    const target = path.join(workDir, input.value);
+    const target = path.join(workDir, input.samplePath ?? input.value);
     if (!target.startsWith(`${workDir}/`)) continue;
     const given = files[name];
     if (input.output === 'dir') await fsp.mkdir(target, { recursive: true });
@@ -266,13 +299,27 @@ export interface StepExtra {
   env?: Record<string, string>;
   /** Host paths mounted read-only at another place in the sandbox. */
   readOnlyBinds?: { from: string; to: string }[];
+  /** Limits for this step, over the run's. */
+  limits?: Partial<SandboxLimits>;
 }
 
 /** A fresh project folder or venv with the contract's package installed; `step` runs one more command offline. */
 export interface Installed {
   workDir: string;
   result: RunResult;
+  /** `host:port` of the registries the install could reach (never a withheld host). */
+  registryHosts: readonly string[];
   step(argv: string[], extra?: StepExtra): Promise<StepResult>;
+}
+
+const stepText = (step: SandboxResult) => `${step.stderr}\n${step.stdout}`;
+
+/** Refused `host:port` pairs, then hosts named in the output that are not among them already. */
+function mergeHosts(refused: string[], named: string[]): string[] {
+  const out = [...new Set(refused)];
+  const seen = new Set(out.map((h) => h.replace(/:\d+$/, '')));
+  for (const host of named) if (!seen.has(host)) out.push(host);
+  return out;
 }
 
 /**
@@ -293,13 +340,14 @@ export async function withInstalled(
   const result: RunResult = { ...emptyResult(plan.requires), runtime, inputs };
   try {
     await placeInputs(workDir, inputs, options.files);
+    // The install step (the only one online) gets the runtime's install limits; a caller's limits win.
     const step = async (argv: string[], online: boolean, extra: StepExtra = {}): Promise<StepResult> => ({
       argv,
       ...(await runSandboxed({
         argv,
         workDir,
         env: { ...trust.env, ...stepEnv(runtime, registries, online), ...extra.env },
-        ...(options.limits ? { limits: options.limits } : {}),
+        limits: { ...(online ? INSTALL_LIMITS[runtime] : {}), ...options.limits, ...extra.limits },
         ...(online ? { proxySocket: proxy.socketPath, readOnlyPaths: [...access.paths, ...trust.paths] } : {}),
         ...(extra.fixture ? { fixtureDir: SAMPLES_DIR } : {}),
         ...(extra.readOnlyBinds ? { readOnlyBinds: extra.readOnlyBinds } : {}),
@@ -310,13 +358,20 @@ export async function withInstalled(
         ? await step(['npm', 'init', '-y'], false)
         : await step(['/usr/bin/python3', '-m', 'venv', `${SANDBOX_WORK}/.venv`], false);
     if (result.setup.code !== 0) return result;
+    await fsp.mkdir(path.join(workDir, INSTALL_TMP.slice(SANDBOX_WORK.length + 1)), { recursive: true });
     result.install = await step(plan.installArgv, true);
     if (proxy.unreachable.length) result.unreachableRegistries = [...new Set(proxy.unreachable)];
-    if (proxy.refused.length) result.refusedHosts = [...new Set(proxy.refused)];
+    const refused = mergeHosts(proxy.refused, unreachedHosts(stepText(result.install), access.hosts));
+    if (refused.length) result.refusedHosts = refused;
     if (result.install.code !== 0) return result;
     // The proxy is closed before anything the package installed runs again.
     await proxy.close();
-    await body({ workDir, result, step: (argv, extra) => step(argv, false, extra) });
+    // The disk limit of later steps counts from what the install left (a venv with torch is over 1 GiB).
+    const installed = await folderSize(workDir, Number.POSITIVE_INFINITY);
+    const allowance = options.limits?.diskBytes ?? DEFAULT_LIMITS.diskBytes;
+    const offline = (argv: string[], extra: StepExtra = {}) =>
+      step(argv, false, { ...extra, limits: { diskBytes: installed + allowance, ...extra.limits } });
+    await body({ workDir, result, registryHosts: access.hosts, step: offline });
     return result;
   } finally {
     await proxy.close().catch(() => {});
@@ -328,9 +383,11 @@ export async function runContract(contract: ToolContract, options: RunOptions = 
   const plan = planRun(contract, options);
   if (!('installArgv' in plan)) return plan;
   const { runtime, inputs, requires, executeArgv } = plan;
-  return withInstalled(plan, options, async ({ workDir, result, step }) => {
+  return withInstalled(plan, options, async ({ workDir, result, step, registryHosts }) => {
     result.execute = await step(executeArgv, { fixture: true });
     result.outputs = await collectOutputs(workDir, inputs, result.execute.stdout);
+    const reached = unreachedHosts(stepText(result.execute), registryHosts);
+    if (reached.length) result.runtimeHosts = reached;
     // A tool that needs the internet (other than the URL it was given, served by the fixture) or credentials
     // cannot show its task offline, even when it exits 0: it is checked to load instead (level `loads`).
     const fetchesFixture = Object.values(inputs).some((i) => i.fixture);

@@ -176,7 +176,7 @@ async function chownTree(dir: string, uid: number): Promise<void> {
 }
 
 /** Bytes under a folder, stopping once past `cap` (symlinks not followed). */
-async function folderSize(dir: string, cap: number): Promise<number> {
+export async function folderSize(dir: string, cap: number): Promise<number> {
   let total = 0;
   const stack = [dir];
   while (stack.length > 0 && total <= cap) {
@@ -199,6 +199,8 @@ async function folderSize(dir: string, cap: number): Promise<number> {
 const SIGNAL_LIMITS: Record<string, LimitHit> = { SIGXCPU: 'cpu', SIGXFSZ: 'file-size' };
 const MEMORY_TEXT = /out of memory|allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc/i;
 const FORK_TEXT = /Resource temporarily unavailable|EAGAIN.*(spawn|fork)|fork: retry/i;
+// Python (pip among others) ignores SIGXFSZ and reports the write that passed RLIMIT_FSIZE as EFBIG.
+const FILE_SIZE_TEXT = /\[Errno 27\] File too large|\bEFBIG\b/;
 
 export async function runSandboxed(request: SandboxRequest): Promise<SandboxResult> {
   const limits = { ...DEFAULT_LIMITS, ...request.limits };
@@ -305,6 +307,7 @@ function supervise(
       if (!limit && sig && SIGNAL_LIMITS[sig]) limit = SIGNAL_LIMITS[sig];
       if (!limit && status !== 0 && MEMORY_TEXT.test(stderr)) limit = 'memory';
       if (!limit && status !== 0 && FORK_TEXT.test(stderr)) limit = 'processes';
+      if (!limit && status !== 0 && FILE_SIZE_TEXT.test(stderr)) limit = 'file-size';
       resolve({
         code: status,
         signal: sig,

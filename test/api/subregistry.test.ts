@@ -159,7 +159,13 @@ describe('MCP subregistry (GET /v0.1/servers …)', () => {
         transport: { type: 'stdio' },
         environmentVariables: [
           { name: 'GITHUB_TOKEN', description: 'A GitHub personal access token', isRequired: true, isSecret: true },
-          { name: 'GITHUB_API_URL', description: 'API base for GitHub Enterprise', isRequired: false, isSecret: false },
+          {
+            name: 'GITHUB_API_URL',
+            description: 'API base for GitHub Enterprise',
+            isRequired: false,
+            isSecret: false,
+            placeholder: 'https://github.example.com/api/v3',
+          },
         ],
       },
     ]);

@@ -62,6 +62,27 @@ describe('incremental build', () => {
     expect(await read(oldDir, 'tools/npm-t1-v1/index.html')).not.toContain('Completely new');
   });
 
+  it('links the compressed copies of unchanged files (both threads) and writes new ones for changed files', async () => {
+    for (const file of ['tools/npm-t5-v1/index.html', 'static/v1/tools/npm-t5-v1.json']) {
+      for (const ext of ['.br', '.gz']) {
+        const [a, b] = await Promise.all([
+          fsp.stat(path.join(oldDir, file + ext)),
+          fsp.stat(path.join(newDir, file + ext)),
+        ]);
+        expect(b.ino, file + ext).toBe(a.ino);
+      }
+    }
+    const changed = 'static/v1/tools/npm-t1-v1.json';
+    const [a, b] = await Promise.all([
+      fsp.stat(path.join(oldDir, `${changed}.br`)),
+      fsp.stat(path.join(newDir, `${changed}.br`)),
+    ]);
+    expect(b.ino).not.toBe(a.ino);
+    const info = JSON.parse(await read(newDir, 'build-info.json'));
+    expect(info.compressed.linked).toBeGreaterThan(0);
+    expect(info.compressed.files).toBeGreaterThan(0);
+  });
+
   it('falls back to a full build when the public URL changed', async () => {
     const r = await build({
       catalogDir: cat.catalogDir,

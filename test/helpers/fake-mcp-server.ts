@@ -19,6 +19,10 @@ export interface FakeMcpServerOptions {
   silent?: boolean;
   /** A line printed on stdout at start (servers that log to stdout; the SDK skips it). */
   stdoutBanner?: string;
+  /** JavaScript run at start, before anything is answered (a configuration check that may exit). */
+  atStart?: string;
+  /** JavaScript run when the client closes stdin, before the server exits. */
+  atExit?: string;
 }
 
 export function fakeMcpServerSource(o: FakeMcpServerOptions): string {
@@ -28,6 +32,7 @@ const PAGE = ${o.pageSize ?? 1};
 for (const name of ${JSON.stringify(o.requiresEnv ?? [])}) {
   if (!process.env[name]) { console.error('Error: ' + name + ' environment variable is required'); process.exit(1); }
 }
+${o.atStart ?? ''}
 console.error('${o.name} ${o.version} running on stdio');
 ${
   o.stdoutBanner
@@ -59,6 +64,6 @@ process.stdin.on('data', (chunk) => {
     }
   }
 });
-process.stdin.on('end', () => process.exit(0));
+process.stdin.on('end', () => { ${o.atExit ?? ''}; process.exit(0); });
 `;
 }

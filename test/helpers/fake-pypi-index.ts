@@ -12,6 +12,8 @@ export interface FakeWheel {
   files: Record<string, string>;
   /** console_scripts entry points: command name → `module:function`. */
   scripts?: Record<string, string>;
+  /** Files of that many zero bytes (deflated, so a wheel that unpacks large stays small on the wire). */
+  zeroFiles?: Record<string, number>;
 }
 
 const WHEEL_BUILDER = `
@@ -19,19 +21,19 @@ import base64, hashlib, json, sys, zipfile, io
 spec = json.load(sys.stdin)
 name, version = spec['name'], spec['version']
 info = '%s-%s.dist-info' % (name, version)
-files = dict(spec['files'])
-files[info + '/METADATA'] = 'Metadata-Version: 2.1\\nName: %s\\nVersion: %s\\n' % (name, version)
-files[info + '/WHEEL'] = 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'
+files = {path: text.encode() for path, text in spec['files'].items()}
+files.update({path: bytes(size) for path, size in spec['zero_files'].items()})
+files[info + '/METADATA'] = ('Metadata-Version: 2.1\\nName: %s\\nVersion: %s\\n' % (name, version)).encode()
+files[info + '/WHEEL'] = b'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n'
 if spec['scripts']:
-    files[info + '/entry_points.txt'] = '[console_scripts]\\n' + ''.join('%s = %s\\n' % kv for kv in spec['scripts'].items())
+    files[info + '/entry_points.txt'] = ('[console_scripts]\\n' + ''.join('%s = %s\\n' % kv for kv in spec['scripts'].items())).encode()
 record = []
 buf = io.BytesIO()
 with zipfile.ZipFile(buf, 'w') as z:
-    for path, text in files.items():
-        data = text.encode()
+    for path, data in files.items():
         digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()
         record.append('%s,sha256=%s,%d' % (path, digest, len(data)))
-        z.writestr(path, data)
+        z.writestr(path, data, zipfile.ZIP_DEFLATED)
     record.append(info + '/RECORD,,')
     z.writestr(info + '/RECORD', '\\n'.join(record) + '\\n')
 sys.stdout.buffer.write(buf.getvalue())
@@ -41,7 +43,13 @@ export function buildWheel(wheel: FakeWheel): { file: string; bytes: Buffer } {
   const version = wheel.version ?? '1.0.0';
   const name = wheel.name.replace(/-/g, '_');
   const r = spawnSync('python3', ['-c', WHEEL_BUILDER], {
-    input: JSON.stringify({ name, version, files: wheel.files, scripts: wheel.scripts ?? {} }),
+    input: JSON.stringify({
+      name,
+      version,
+      files: wheel.files,
+      scripts: wheel.scripts ?? {},
+      zero_files: wheel.zeroFiles ?? {},
+    }),
     maxBuffer: 16 * 1024 * 1024,
   });
   if (r.status !== 0) throw new Error(`building the wheel failed: ${r.stderr.toString()}`);

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseCommand } from '../../model/command.ts';
 import { HELD_INPUT_ROLES, type HeldInputRole } from '../../model/input-roles.ts';
+import { normalizePypiName } from '../../model/pypi-name.ts';
 import { type RunResult, runCheck } from './checks.ts';
 import { type FillResult, fillPlaceholders } from './fill.ts';
 import type { CatalogClient, FullContract, ListingHit } from './service-client.ts';
@@ -152,7 +153,7 @@ function stageFiles(task: AgentTask, filesDir: string) {
   return { files, staged, sizes };
 }
 
-const pypiName = (c: FullContract) => c.identity.name.toLowerCase().replace(/[-_.]+/g, '-');
+const pypiName = (c: FullContract) => normalizePypiName(c.identity.name);
 
 /** One answer tried end to end; never throws for the tool's own failures. */
 async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: AgentOptions): Promise<Attempt> {
@@ -175,6 +176,7 @@ async function tryAnswer(task: AgentTask, hit: ListingHit, rank: number, opts: A
     inputs: task.inputs,
     staged,
     outDir: OUT_DIR,
+    need: task.need,
   });
   if (fill.problems.length) {
     const why = fill.problems.map((p) => `{${p.name}}: ${p.reason}`).join('; ');

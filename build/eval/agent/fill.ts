@@ -4,11 +4,12 @@
 import path from 'node:path';
 import type { InputRole, SchemaObject } from '../../model/contract.ts';
 import { COMPATIBLE, guessRole } from '../../model/input-roles.ts';
+import { optionNamedByNeed, textAsJsonList } from './need-values.ts';
 import type { TaskInput } from './tasks.ts';
 
 type PropertySchema = NonNullable<SchemaObject['properties']>[string];
 
-export type FillSource = 'task' | 'default' | 'example' | 'enum' | 'generated';
+export type FillSource = 'task' | 'need' | 'default' | 'example' | 'enum' | 'generated';
 
 export interface FillProblem {
   /** The placeholder that could not be filled, or the task input the command has no place for. */
@@ -41,6 +42,8 @@ export interface FillRequest {
   staged: Record<string, string>;
   /** Folder, relative to the work folder, that output files and folders are named in. */
   outDir: string;
+  /** The need in words: an option it names is taken over the default. */
+  need?: string;
 }
 
 const words = (s: string) =>
@@ -64,6 +67,8 @@ export function nameScore(placeholder: string, prop: PropertySchema | undefined,
 function extensionOf(value: unknown): string {
   return typeof value === 'string' ? path.extname(value) : '';
 }
+
+const exampleOf = (prop: PropertySchema | undefined) => prop?.examples?.[0] ?? prop?.default;
 
 function taskValue(input: TaskInput, staged: Record<string, string>): string | undefined {
   if (input.role === 'input_file') return staged[input.name];
@@ -93,7 +98,8 @@ export function fillPlaceholders(req: FillRequest): FillResult {
     } else {
       const value = taskValue(input, req.staged);
       if (value === undefined) return;
-      result.values[p] = value;
+      const list = role === 'json' && input.role === 'text' ? textAsJsonList(value, exampleOf(props[p])) : undefined;
+      result.values[p] = list ?? value;
     }
     result.sources[p] = 'task';
   };
@@ -108,13 +114,15 @@ export function fillPlaceholders(req: FillRequest): FillResult {
     scored.sort((a, b) => b.s - a.s);
     if (scored[0]) assign(p, scored[0].i);
   }
+  // Then the rest by role: the best-named pairs first (a shared word, also from the description: an `angle`
+  // input goes to the placeholder described in degrees, not to the first number), else in order of use.
   // An undescribed placeholder is filled only when its name says which input it wants (above).
-  for (const p of req.placeholders) {
-    if (p in result.values || result.roles[p] === 'option' || !props[p]) continue;
-    const ranked = candidates(p).map((i) => ({ i, s: nameScore(p, props[p], i.name) }));
-    ranked.sort((a, b) => b.s - a.s);
-    if (ranked[0]) assign(p, ranked[0].i);
-  }
+  const open = req.placeholders.filter((p) => !(p in result.values) && result.roles[p] !== 'option' && props[p]);
+  const pairs = open.flatMap((p, pi) =>
+    candidates(p).map((i) => ({ p, i, pi, ii: req.inputs.indexOf(i), s: nameScore(p, props[p], i.name) })),
+  );
+  pairs.sort((a, b) => b.s - a.s || a.pi - b.pi || a.ii - b.ii);
+  for (const { p, i } of pairs) if (!(p in result.values) && !used.has(i.name)) assign(p, i);
 
   for (const p of req.placeholders) {
     if (p in result.values) continue;
@@ -133,8 +141,23 @@ export function fillPlaceholders(req: FillRequest): FillResult {
       result.problems.push({ name: p, kind: 'undescribed', reason: 'not described in input_schema' });
       continue;
     }
+    // An optional file (its default says what "none" is, often empty) may stay at it; any other needs the task's.
+    if (role === 'input_file' && typeof prop.default === 'string') {
+      result.values[p] = prop.default;
+      result.sources[p] = 'default';
+      continue;
+    }
     if (role === 'input_file') {
       result.problems.push({ name: p, kind: 'unfilled', reason: 'a file to read, and the task gives no file for it' });
+      continue;
+    }
+    const named =
+      req.need && (role === 'option' || prop.enum)
+        ? optionNamedByNeed(p, [...(prop.enum ?? []), ...(prop.examples ?? []), prop.default], req.need)
+        : undefined;
+    if (named !== undefined) {
+      result.values[p] = named;
+      result.sources[p] = 'need';
       continue;
     }
     const fallback: [FillSource, unknown][] = [

@@ -4,6 +4,8 @@ import { fillPlaceholders, nameScore } from '../../../build/eval/agent/fill.ts';
 import { guessRole } from '../../../build/model/input-roles.ts';
 import type { TaskInput } from '../../../build/eval/agent/tasks.ts';
 
+type PropertySchema = NonNullable<SchemaObject['properties']>[string];
+
 const fill = (schema: SchemaObject, placeholders: string[], inputs: TaskInput[], staged: Record<string, string> = {}) =>
   fillPlaceholders({ schema, placeholders, inputs, staged, outDir: 'out' });
 
@@ -140,6 +142,116 @@ describe('fillPlaceholders', () => {
     );
     expect(r.values.payload).toBe('{"sub":"42"}');
     expect(r.problems.map((p) => p.name).sort()).toEqual(['secret', 'token']);
+  });
+
+  it('takes the option value the need names over the default, punctuation and case aside', () => {
+    const schema: SchemaObject = {
+      type: 'object',
+      properties: {
+        file: { type: 'string', role: 'input_file' },
+        algorithm: { type: 'string', role: 'option', default: 'sha512', enum: ['md5', 'sha1', 'sha256', 'sha512'] },
+        encoding: { type: 'string', role: 'option', default: 'hex', enum: ['hex', 'base64'] },
+      },
+    };
+    const inputs: TaskInput[] = [{ name: 'file', role: 'input_file', file: 'a.txt' }];
+    const r = fillPlaceholders({
+      schema,
+      placeholders: ['file', 'algorithm', 'encoding'],
+      inputs,
+      staged: { file: 'in/a.txt' },
+      outDir: 'out',
+      need: 'compute the SHA-1 checksum of a file',
+    });
+    expect(r.values).toEqual({ file: 'in/a.txt', algorithm: 'sha1', encoding: 'hex' });
+    expect(r.sources).toMatchObject({ algorithm: 'need', encoding: 'default' });
+    // No value named: the default, as before; a one-letter value never matches a word.
+    const unit: PropertySchema = { type: 'string', role: 'option', default: 'ms', enum: ['ms', 's', 'h'] };
+    const none = fillPlaceholders({
+      schema: { type: 'object', properties: { unit } },
+      placeholders: ['unit'],
+      inputs: [],
+      staged: {},
+      outDir: 'out',
+      need: 'convert 2 h to s',
+    });
+    expect(none.values.unit).toBe('ms');
+  });
+
+  it('reads a source-side option from the first value the need names, any other from the last', () => {
+    const format: PropertySchema = { type: 'string', role: 'option', enum: ['json', 'yaml', 'toml', 'Star Wars'] };
+    const r = fillPlaceholders({
+      schema: { type: 'object', properties: { from: format, to: format, font: format } },
+      placeholders: ['from', 'to', 'font'],
+      inputs: [],
+      staged: {},
+      outDir: 'out',
+      need: 'convert TOML to JSON in star-wars letters',
+    });
+    expect(r.values).toEqual({ from: 'toml', to: 'Star Wars', font: 'Star Wars' });
+  });
+
+  it('hands a list held as text to a placeholder that wants a JSON array as one', () => {
+    const schema: SchemaObject = {
+      type: 'object',
+      properties: {
+        versions: { type: 'string', role: 'json', examples: ['["1.10.0","1.2.0"]'] },
+        payload: { type: 'string', role: 'json', examples: ['{"a":1}'] },
+      },
+    };
+    const fillWith = (versions: string) =>
+      fill(
+        schema,
+        ['versions', 'payload'],
+        [
+          { name: 'versions', role: 'text', value: versions },
+          { name: 'payload', role: 'text', value: 'not json' },
+        ],
+      ).values;
+    expect(fillWith('2.0.0 1.10.0 1.2.0')).toEqual({ versions: '["2.0.0","1.10.0","1.2.0"]', payload: 'not json' });
+    expect(fillWith('a b, c d').versions).toBe('["a b","c d"]');
+    expect(fillWith('one\ntwo words\n').versions).toBe('["one","two words"]');
+    expect(fillWith('["kept"]').versions).toBe('["kept"]');
+  });
+
+  it('gives a number to the placeholder its name or description fits, not to the first number of the command', () => {
+    const schema: SchemaObject = {
+      type: 'object',
+      properties: {
+        width: { type: 'integer', role: 'number', default: 0, description: 'Width in pixels' },
+        turn: { type: 'integer', role: 'number', default: 90, description: 'Degrees to rotate' },
+      },
+    };
+    const r = fill(schema, ['width', 'turn'], [{ name: 'degrees', role: 'number', value: 180 }]);
+    expect(r.values).toEqual({ width: '0', turn: '180' });
+    // Nothing fits by name: in order of use, as before.
+    const plain = fill(schema, ['width', 'turn'], [{ name: 'n', role: 'number', value: 5 }]);
+    expect(plain.values).toEqual({ width: '5', turn: '90' });
+  });
+
+  it('leaves an optional file (one with a default) at its default when the task gives none', () => {
+    const schema: SchemaObject = {
+      type: 'object',
+      properties: {
+        body: { type: 'string', role: 'text', examples: ['hi'] },
+        attachment: { type: 'string', role: 'input_file', default: '', description: 'File to attach (empty: none)' },
+        config: { type: 'string', role: 'input_file', examples: ['c.json'] },
+      },
+    };
+    const r = fill(schema, ['body', 'attachment'], [{ name: 'body', role: 'text', value: 'Hello' }]);
+    expect(r.values).toEqual({ body: 'Hello', attachment: '' });
+    expect(r.problems).toEqual([]);
+    const withFile = fill(
+      schema,
+      ['body', 'attachment'],
+      [
+        { name: 'body', role: 'text', value: 'Hello' },
+        { name: 'file', role: 'input_file', file: 'a.txt' },
+      ],
+      { file: 'in/a.txt' },
+    );
+    expect(withFile.values.attachment).toBe('in/a.txt');
+    // A file without a default is still the task's to give.
+    expect(fill(schema, ['config'], []).problems.map((p) => p.name)).toEqual(['config']);
   });
 
   it('guesses roles for contracts written before roles existed', () => {

@@ -366,7 +366,15 @@ describe('npm run import --from mcp-registry', () => {
         transport: { type: 'stdio' },
         environmentVariables: [
           { name: 'WEATHER_API_KEY', description: 'Key for the forecast API', isRequired: true, isSecret: true },
-          { name: 'WEATHER_UNITS', description: 'metric or imperial' },
+          {
+            name: 'WEATHER_UNITS',
+            description: 'metric or imperial',
+            format: 'string',
+            default: 'metric',
+            choices: ['metric', 'imperial'],
+          },
+          { name: 'WEATHER_CACHE_DIR', format: 'filepath', placeholder: '~/.cache/weather' },
+          { name: 'WEATHER_RETRIES', format: 'integer' },
         ],
         packageArguments: [
           { type: 'named', name: '--units', value: 'metric' },
@@ -455,7 +463,24 @@ describe('npm run import --from mcp-registry', () => {
       arguments: ['--units', 'metric'],
       env_vars: [
         { name: 'WEATHER_API_KEY', description: 'Key for the forecast API', is_required: true, is_secret: true },
-        { name: 'WEATHER_UNITS', description: 'metric or imperial', is_required: false, is_secret: false },
+        {
+          name: 'WEATHER_UNITS',
+          description: 'metric or imperial',
+          is_required: false,
+          is_secret: false,
+          format: 'string',
+          default: 'metric',
+          choices: ['metric', 'imperial'],
+        },
+        // The value's shape is kept (a verifier shapes its placeholder by it); an unknown format is dropped.
+        {
+          name: 'WEATHER_CACHE_DIR',
+          is_required: false,
+          is_secret: false,
+          format: 'filepath',
+          placeholder: '~/.cache/weather',
+        },
+        { name: 'WEATHER_RETRIES', is_required: false, is_secret: false },
       ],
       tools_read_at: null,
       tools: [],

@@ -101,6 +101,10 @@ const BENIGN: [string, string][] = [
     'weather get_current_conditions (an alternative tool)',
     'For specific past dates or date ranges, use get_historical_weather instead.',
   ],
+  [
+    'ms-365 create-todo-linked-resource (a request body whose URL is a placeholder)',
+    "Link a resource to a To Do task. Body: { webUrl: 'https://...', applicationName: 'Mail', displayName: 'Related email', externalId: 'optional-id' }.",
+  ],
 ];
 
 const HOSTILE: [string, string, string[]][] = [

@@ -42,3 +42,24 @@ describe('verification evidence in trust and ranking', () => {
     expect(search.search('convert markdown to html', { limit: 2 })[0]?.identity.aid).toBe('npm-beta-v1');
   });
 });
+
+describe('MCP servers whose tool list changed (review)', () => {
+  it('scales the prior of a contract in review as a failed one is, so an unchanged equal match ranks first', () => {
+    const base = withEvidence('npm-alpha-mcp-v1', 'passed');
+    const changed: ToolContract = { ...base, trust: { ...base.trust, status: 'review' } };
+    const unchanged = withEvidence('npm-beta-mcp-v1', 'passed');
+    expect(rankingPrior(changed)).toBeCloseTo(changed.trust.reliability_score * 0.75);
+    expect(servedStatus(changed)).toBe('review');
+    // Failed and in review at once: scaled once, not twice.
+    const both: ToolContract = { ...withEvidence('npm-gamma-mcp-v1', 'failed'), trust: changed.trust };
+    expect(rankingPrior(both)).toBeCloseTo(both.trust.reliability_score * 0.75);
+    // The alphabetically first aid would win a tie: the review is what puts it second.
+    const search = createToolSearch({ tools: [changed, unchanged] } as never);
+    expect(search.search('convert markdown to html', { limit: 2 }).map((t) => t.identity.aid)).toEqual([
+      'npm-beta-mcp-v1',
+      'npm-alpha-mcp-v1',
+    ]);
+    const after = createToolSearch({ tools: [base, unchanged] } as never);
+    expect(after.search('convert markdown to html', { limit: 2 })[0]?.identity.aid).toBe('npm-alpha-mcp-v1');
+  });
+});

@@ -43,3 +43,32 @@ describe('fillInput for URLs', () => {
     );
   });
 });
+
+describe('fillInput for files named inside URLs, and media links', () => {
+  it('puts the sample database where a relative sqlite:/// URL points, keeping the URL', () => {
+    const r = fillInput('database_url', { role: 'url', examples: ['sqlite:///data/people.db'] });
+    expect(r).toMatchObject({
+      value: 'sqlite:///data/people.db',
+      sample: 'sample.sqlite',
+      samplePath: 'data/people.db',
+    });
+    expect(fillInput('db', { role: 'url', examples: ['sqlite+pysqlite:///app.sqlite3'] })).toMatchObject({
+      samplePath: 'app.sqlite3',
+    });
+    // An absolute path is the user's machine, not the work folder; an escape is never followed.
+    for (const example of ['sqlite:////var/db/app.db', 'sqlite:///../outside.db', 'sqlite://']) {
+      const kept = fillInput('database_url', { role: 'url', examples: [example] });
+      expect(kept.value).toBe(example);
+      expect(kept.samplePath).toBeUndefined();
+    }
+  });
+
+  it('points a URL said to be a video or a sound at the sample video or sound, other URLs at the page', () => {
+    const video = fillInput('url', { role: 'url', description: 'Video page URL', examples: ['https://youtu.be/x'] });
+    expect(video).toMatchObject({ fixture: true, value: expect.stringMatching(/\/sample\.mp4$/) });
+    const audio = fillInput('audio_url', { role: 'url', examples: ['https://example.com/a.mp3'] });
+    expect(audio.value).toMatch(/\/sample\.wav$/);
+    const page = fillInput('url', { role: 'url', description: 'Page to fetch', examples: ['https://example.com/'] });
+    expect(page.value).toMatch(/\/sample\.html$/);
+  });
+});

@@ -225,3 +225,27 @@ describe('verification queue on Redis: an outage', () => {
     expect(Date.now() - t0).toBeLessThan(20_000);
   }, 30_000);
 });
+
+describe.each(backends)('verification queue: $name, a large ticket', { timeout: 120_000 }, (backend) => {
+  it('reads a ticket of 10,000 aids quickly, every job in its state', async () => {
+    const { q, again } = await backend.open();
+    const aids = Array.from({ length: 10_000 }, (_, i) => `npm-bulk-${i}-v1`);
+    const { ticket } = await q.enqueue(aids, 'import');
+    // One job finished, so the read covers more than one state.
+    const worker = await again().work(async (job) => outcome(job.aid));
+    await until(q, ticket, (t) => t.counts.done >= 1);
+    await worker.stop();
+    const t0 = performance.now();
+    const s = await q.status(ticket);
+    const ms = performance.now() - t0;
+    expect(s?.jobs).toHaveLength(10_000);
+    expect(s?.jobs.map((j) => j.aid)).toEqual(aids);
+    expect((s?.counts.done ?? 0) + (s?.counts.queued ?? 0)).toBe(10_000);
+    const done = s?.jobs.filter((j) => j.state === 'done') ?? [];
+    expect(done.length).toBeGreaterThanOrEqual(1);
+    expect(done[0]).toMatchObject({ attempts: 1, outcome: { status: 'passed', reason: `ran ${done[0]?.aid}` } });
+    console.log(`${backend.name}: ticket of 10,000 read in ${Math.round(ms)} ms`);
+    // Generous for a loaded machine: reading each job with BullMQ's getJob + getState took 4.4 s.
+    expect(ms).toBeLessThan(2_000);
+  });
+});

@@ -2,12 +2,10 @@
 // here: good, broken, silent, import-only, network-needing and never-run contracts get the right status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../../build/model/contract.ts';
-import type { Registries } from '../../../build/verify/registries.ts';
 import { runContract } from '../../../build/verify/run-contract.ts';
 import { sandboxUnavailable } from '../../../build/verify/sandbox.ts';
 import { judge } from '../../../build/verify/verdict.ts';
-import { type FakeRegistry, startFakeNpmRegistry } from '../../helpers/fake-npm-registry.ts';
-import { type FakeIndex, startFakePypiIndex } from '../../helpers/fake-pypi-index.ts';
+import { type LocalRegistries, startLocalRegistries } from '../../helpers/local-registries.ts';
 import { toolContract as contract } from '../../helpers/tool-contract.ts';
 
 const UPPER = `#!/usr/bin/env node
@@ -15,73 +13,66 @@ const fs = require('fs');
 process.stdout.write(fs.readFileSync(process.argv[2], 'utf8').toUpperCase());
 `;
 
-let npm: FakeRegistry;
-let pypi: FakeIndex;
-let registries: Registries;
+let local: LocalRegistries;
 
 beforeAll(async () => {
   const missing = sandboxUnavailable();
   if (missing) throw new Error(`these tests need the sandbox: ${missing}`);
-  npm = await startFakeNpmRegistry([
-    { name: 'shout', files: { 'cli.js': UPPER }, bin: { shout: 'cli.js' } },
-    {
-      name: 'fails',
-      files: { 'cli.js': '#!/usr/bin/env node\nconsole.error("Error: cannot parse input"); process.exit(3);\n' },
-      bin: { fails: 'cli.js' },
-    },
-    {
-      name: 'fetchy',
-      files: {
-        'cli.js': '#!/usr/bin/env node\nfetch(process.argv[2]).then((r) => r.text()).then((t) => console.log(t));\n',
+  local = await startLocalRegistries(
+    [
+      { name: 'shout', files: { 'cli.js': UPPER }, bin: { shout: 'cli.js' } },
+      {
+        name: 'fails',
+        files: { 'cli.js': '#!/usr/bin/env node\nconsole.error("Error: cannot parse input"); process.exit(3);\n' },
+        bin: { fails: 'cli.js' },
       },
-      bin: { fetchy: 'cli.js' },
-    },
-    { name: 'quiet', files: { 'cli.js': '#!/usr/bin/env node\n' }, bin: { quiet: 'cli.js' } },
-    {
-      // Like a browser automation package: its postinstall downloads a browser from a CDN (refused here), and its
-      // command then cannot find it.
-      name: 'needs-browser',
-      scripts: { postinstall: 'node download.js' },
-      files: {
-        'download.js': `const http = require('http'); const u = new URL(process.env.HTTPS_PROXY);
+      {
+        name: 'fetchy',
+        files: {
+          'cli.js': '#!/usr/bin/env node\nfetch(process.argv[2]).then((r) => r.text()).then((t) => console.log(t));\n',
+        },
+        bin: { fetchy: 'cli.js' },
+      },
+      { name: 'quiet', files: { 'cli.js': '#!/usr/bin/env node\n' }, bin: { quiet: 'cli.js' } },
+      {
+        // Like a browser automation package: its postinstall downloads a browser from a CDN (refused here), and its
+        // command then cannot find it.
+        name: 'needs-browser',
+        scripts: { postinstall: 'node download.js' },
+        files: {
+          'download.js': `const http = require('http'); const u = new URL(process.env.HTTPS_PROXY);
 const req = http.request({ host: u.hostname, port: u.port, method: 'CONNECT', path: 'cdn.browsers.test:443' });
 req.on('connect', (res) => { console.log('download answered', res.statusCode); process.exit(0); });
 req.on('response', (res) => { console.log('download refused', res.statusCode); process.exit(0); });
 req.on('error', (e) => { console.log('download failed', e.message); process.exit(0); });
 req.end();\n`,
-        'cli.js': '#!/usr/bin/env node\nconsole.error("Error: Could not find the browser"); process.exit(1);\n',
+          'cli.js': '#!/usr/bin/env node\nconsole.error("Error: Could not find the browser"); process.exit(1);\n',
+        },
+        bin: { 'needs-browser': 'cli.js' },
       },
-      bin: { 'needs-browser': 'cli.js' },
-    },
-    {
-      name: 'cloudy',
-      main: 'index.js',
-      files: {
-        'index.js': `exports.Client = class Client { async listThings() {
+      {
+        name: 'cloudy',
+        main: 'index.js',
+        files: {
+          'index.js': `exports.Client = class Client { async listThings() {
           const r = await fetch('https://api.example.com/things'); return r.json(); } };\n`,
+        },
       },
-    },
-  ]);
-  pypi = await startFakePypiIndex([
-    {
-      name: 'pyshout',
-      files: { 'pyshout/__init__.py': 'import sys\ndef main():\n    print(open(sys.argv[1]).read().upper())\n' },
-      scripts: { pyshout: 'pyshout:main' },
-    },
-  ]);
-  registries = { npm: npm.url, pipIndex: pypi.url, pipExtraIndexes: [], pipFindLinks: [] };
+    ],
+    [
+      {
+        name: 'pyshout',
+        files: { 'pyshout/__init__.py': 'import sys\ndef main():\n    print(open(sys.argv[1]).read().upper())\n' },
+        scripts: { pyshout: 'pyshout:main' },
+      },
+    ],
+  );
 }, 60_000);
 
-afterAll(async () => {
-  await npm?.close();
-  await pypi?.close();
-});
+afterAll(() => local?.close());
 
 const limits = { wallMs: 120_000 };
-const verify = async (c: ToolContract, values?: Record<string, string>) => {
-  const run = await runContract(c, { registries, limits, ...(values ? { values } : {}) });
-  return { run, verdict: judge(run) };
-};
+const verify = (c: ToolContract, values?: Record<string, string>) => local.verify(c, values ? { values } : {});
 
 describe('runContract', { timeout: 300_000 }, () => {
   it('passes an npm tool that does its task on a sample file (level runs), output in the result', async () => {
@@ -101,7 +92,7 @@ describe('runContract', { timeout: 300_000 }, () => {
     expect(run.inputs.file).toMatchObject({ value: 'notes.txt', source: 'example', sample: 'sample.txt' });
     expect(run.outputs.stdout).toContain('THE QUICK BROWN FOX');
     expect(verdict.install_ms).toBeGreaterThan(0);
-    expect(npm.requests.some((r) => r.endsWith('.tgz'))).toBe(true);
+    expect(local.npm.requests.some((r) => r.endsWith('.tgz'))).toBe(true);
   });
 
   it('uses the values a caller gives (the benchmark passes its own)', async () => {
@@ -249,7 +240,7 @@ describe('runContract', { timeout: 300_000 }, () => {
       execute_cmd: 'elsewhere {file}',
     });
     // Port 9 on loopback: nothing listens, as with an index this machine has no route to.
-    const withDeadIndex = { ...registries, pipExtraIndexes: ['http://127.0.0.1:9/simple'] };
+    const withDeadIndex = { ...local.registries, pipExtraIndexes: ['http://127.0.0.1:9/simple'] };
     const run = await runContract(c, { registries: withDeadIndex, limits });
     expect(run.unreachableRegistries).toEqual(['127.0.0.1:9']);
     expect(judge(run)).toMatchObject({
@@ -274,6 +265,6 @@ describe('runContract', { timeout: 300_000 }, () => {
       runtime: expect.stringMatching(/^python 3\.\d+$/),
     });
     expect(run.outputs.stdout).toContain('NAME,AGE,CITY');
-    expect(pypi.requests.some((r) => r.endsWith('.whl'))).toBe(true);
+    expect(local.pypi.requests.some((r) => r.endsWith('.whl'))).toBe(true);
   });
 });
