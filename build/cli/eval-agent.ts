@@ -1,5 +1,5 @@
-// npm run eval:agent [-- --set dev|heldout] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run] [--no-inputs]
-//   [--jobs N] [--json-out file] [--platform npm|pypi] [--catalog DIR] [--url http://host:port]
+// npm run eval:agent [-- --set dev|heldout|heldout-2] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run]
+//   [--no-inputs] [--jobs N] [--json-out file] [--platform npm|pypi] [--catalog DIR] [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 // bundled catalog served by a server this command starts (or the one at --url).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,17 +11,25 @@ import { localPypiIndex, type Runner, runTask, type TaskOutcome } from '../eval/
 import { formatReport, summarise } from '../eval/agent/report.ts';
 import { createSandboxRunner } from '../eval/agent/sandbox-runner.ts';
 import { CatalogClient } from '../eval/agent/service-client.ts';
-import { type AgentTask, loadTaskSet, taskFilesDir } from '../eval/agent/tasks.ts';
+import {
+  type AgentTask,
+  DEFAULT_TASK_SETS,
+  loadTaskSet,
+  TASK_SETS,
+  type TaskSetName,
+  taskFilesDir,
+} from '../eval/agent/tasks.ts';
 import { exitOnHelp } from './help.ts';
 
 exitOnHelp(`
-usage: npm run eval:agent [-- --set dev|heldout] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run]
+usage: npm run eval:agent [-- --set dev|heldout|heldout-2] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run]
                           [--no-inputs] [--jobs N] [--json-out FILE] [--platform npm|pypi] [--catalog DIR]
                           [--url http://host:port]
 The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 bundled catalog (or the one in --catalog DIR) served by a server this command starts (or the one at --url).
 The agent tells search what it holds (?inputs=input_file,text …); --no-inputs searches with the need's words
 only. --need runs only the needs with these ids (to re-run the ones a change touches).
+Without --set it runs dev and heldout; heldout-2 (the second held-out set) runs only when named.
 `);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,11 +40,11 @@ const arg = (name: string) => {
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
 const set = arg('set');
-if (set && set !== 'dev' && set !== 'heldout') {
-  console.error('--set must be dev or heldout');
+if (set && !(TASK_SETS as readonly string[]).includes(set)) {
+  console.error(`--set must be one of ${TASK_SETS.join(', ')}`);
   process.exit(2);
 }
-const sets = set ? [set] : ['dev', 'heldout'];
+const sets: readonly TaskSetName[] = set ? [set as TaskSetName] : DEFAULT_TASK_SETS;
 const limit = arg('limit') ? Number(arg('limit')) : Number.POSITIVE_INFINITY;
 if (!(limit > 0)) {
   console.error('--limit must be a positive number');

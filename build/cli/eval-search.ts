@@ -1,4 +1,4 @@
-// npm run eval:search [-- --n 100000] [--verbose] [--wordnet] [--only with|without]
+// npm run eval:search [-- --n 100000] [--verbose] [--wordnet] [--only with|without] [--set dev|heldout]
 // Relevance of both search engines over the corpus catalog: success@5 and MRR@10 on the dev
 // queries (tuned on) and the held-out queries (never tuned on), plus API/static agreement, in two
 // configurations: with trust.popularity, and with popularity absent (reliability bands only).
@@ -30,6 +30,8 @@ const verbose = process.argv.includes('--verbose');
 const useWordnet = process.argv.includes('--wordnet');
 
 const only = arg('only');
+// One query set only: tuning runs `--set dev`, so the held-out figures are not looked at while tuning.
+const onlySet = arg('set');
 
 export interface EvalReport {
   n: number;
@@ -40,7 +42,7 @@ export interface EvalReport {
 
 export async function evalSearch(
   count: number,
-  opts: { wordnet?: boolean; popularity?: boolean } = {},
+  opts: { wordnet?: boolean; popularity?: boolean; sets?: string[] } = {},
 ): Promise<EvalReport> {
   const popularity = opts.popularity ?? true;
   const docs = (await corpusContracts(count))
@@ -64,7 +66,7 @@ export async function evalSearch(
     const names = new Map(docs.map((d) => [d.id, d.fields.name]));
     const nameOf = (id: string) => names.get(id);
     const sets = [];
-    for (const name of ['dev', 'heldout']) {
+    for (const name of opts.sets ?? ['dev', 'heldout']) {
       const { queries } = loadQuerySet(path.join(root, `test/fixtures/search/${name}-queries.json`));
       const staticIds = new Map<string, string[]>();
       const api = await evaluate(queries, (q) => engine.search(q, { limit: 10 }).map((h) => h.id), nameOf);
@@ -113,13 +115,14 @@ export function printEval(r: EvalReport): void {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   exitOnHelp(`
-usage: npm run eval:search [-- --n 100000] [--verbose] [--wordnet] [--only with|without]
+usage: npm run eval:search [-- --n 100000] [--verbose] [--wordnet] [--only with|without] [--set dev|heldout]
 Relevance of both search engines (success@5, MRR@10) on the dev and held-out intent queries, with popularity
 and with popularity absent (reliability bands only).
 `);
   for (const popularity of [true, false]) {
     if (only && (only === 'with') !== popularity) continue;
-    const report = await evalSearch(n, { wordnet: useWordnet, popularity });
+    const sets = onlySet ? [onlySet] : undefined;
+    const report = await evalSearch(n, { wordnet: useWordnet, popularity, sets });
     printEval(report);
     if (verbose) {
       for (const s of report.sets) {

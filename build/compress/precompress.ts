@@ -48,41 +48,27 @@ const under = (rel: string, prefixes: readonly string[]) => prefixes.some((p) =>
 export const COMPRESSED_EXTENSIONS = ['.br', '.gz'] as const;
 
 /**
- * The compressible files of the scope that still lack their compressed copies. Copies linked with their
- * file by an incremental build (build/pipeline/incremental.ts) show in the same directory listing, so
- * those files cost no read and no stat here.
+ * Walks the scope one directory at a time, yielding each compressible file that still lacks its copies.
+ * Copies linked with their file by an incremental build (build/pipeline/incremental.ts) show in the same
+ * directory listing, so those files cost no read and no stat (counted in `present`). One directory's
+ * names at a time, never the whole tree: a 100,000-tool build holds 600,000 files.
  */
-function filesToCompress(dir: string, scope: CompressScope): { files: string[]; present: number } {
-  const all = filesUnder(dir);
-  const names = new Set(all);
-  const files: string[] = [];
-  let present = 0;
-  for (const f of all) {
-    if (!isCompressible(f)) continue;
-    const rel = path.relative(dir, f).split(path.sep).join('/');
-    if ((scope.only && !under(rel, scope.only)) || (scope.skip && under(rel, scope.skip))) continue;
-    if (COMPRESSED_EXTENSIONS.every((ext) => names.has(f + ext))) present++;
-    else files.push(f);
-  }
-  return { files, present };
-}
-
-/**
- * Every file under `dir`. Symlinked folders are not entered: the only ones in a build are the API recipe
- * copies (build/discovery/api-recipes-static.ts), gzipped already, whose 124,500 files a recursive readdir
- * (which follows them) would list in every build.
- */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) out.push(p);
+function* filesToCompress(root: string, scope: CompressScope, present: { count: number }, rel = ''): Generator<string> {
+  const entries = readdirSync(path.join(root, rel), { withFileTypes: true });
+  const names = new Set(entries.map((e) => e.name));
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (scope.skip && under(r, scope.skip)) continue;
+    // `only` names top-level paths: a directory above or inside one of them is walked.
+    if (scope.only && !under(r, scope.only) && !scope.only.some((p) => p.startsWith(`${r}/`))) continue;
+    // A symlinked folder is not entered: the API recipe copies (build/discovery/api-recipes-static.ts),
+    // gzipped already, are 124,500 files linked into every build.
+    if (e.isDirectory()) yield* filesToCompress(root, scope, present, r);
+    else if (e.isFile() && isCompressible(e.name)) {
+      if (COMPRESSED_EXTENSIONS.every((ext) => names.has(e.name + ext))) present.count++;
+      else yield path.join(root, r);
     }
-  };
-  walk(dir);
-  return out;
+  }
 }
 
 /** Is this file the previous build's own, hard-linked into this one (same inode)? */
@@ -125,12 +111,11 @@ export async function precompress(
   prevDir: string | null = null,
   scope: CompressScope = {},
 ): Promise<CompressStats> {
-  const { files, present } = filesToCompress(buildDir, scope);
   const stats = emptyStats();
-  stats.linked = present;
-  for (let i = 0; i < files.length; i++) {
-    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
-    const file = files[i] as string;
+  const present = { count: 0 };
+  let i = 0;
+  for (const file of filesToCompress(buildDir, scope, present)) {
+    if (++i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
     const prevFile = prevDir ? path.join(prevDir, path.relative(buildDir, file)) : null;
     if (prevFile && linkedFromPrevious(file, prevFile) && linkPrevious(file, prevFile)) {
       stats.linked++;
@@ -153,5 +138,6 @@ export async function precompress(
     stats.brBytes += br.length;
     stats.gzBytes += gz.length;
   }
+  stats.linked += present.count;
   return stats;
 }

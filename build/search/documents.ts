@@ -27,6 +27,8 @@ export interface SearchDocument {
   popularity?: number | null;
   /** How many other entries name this one (knowledge.ts); 0 or absent when none. */
   mentions?: number;
+  /** Released version (identity.version), null or absent when unknown: its maturity is a ranking factor. */
+  version?: string | null;
   fields: {
     name: string;
     /** Other names the entry answers to (API intent ids, former names). Indexed like the name. */
@@ -40,6 +42,8 @@ export interface SearchDocument {
     types?: string[];
     /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
     about?: string[];
+    /** Words glued in the name ("prettyjson": pretty, json; name-parts.ts), indexed like the name. */
+    nameParts?: string[];
   };
   /** What a result list shows; shipped in the static doc-store shards. */
   display: { name: string; task: string; platform: string; reliability: number };
@@ -73,6 +77,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
     platform: id.platform,
     prior: rankingPrior(c),
     popularity: c.trust.popularity ?? null,
+    version: id.version ?? null,
     fields: {
       name: id.name,
       ...(mcp.aliases.length ? { aliases: mcp.aliases } : {}),
@@ -167,6 +172,7 @@ export interface AnalyzedDocument {
   prior: number;
   popularity: number | null;
   mentions: number;
+  version: string | null;
   platform: string;
   /** Distinct terms, in first-seen order. */
   terms: string[];
@@ -174,7 +180,7 @@ export interface AnalyzedDocument {
   packed: number[];
   /** Field lengths in terms, FIELD_NAMES order. */
   lens: number[];
-  /** The about terms it was analysed with, joined (to tell when knowledge changed). */
+  /** The knowledge it was analysed with (about terms, name parts), joined (to tell when knowledge changed). */
   about: string;
 }
 
@@ -191,7 +197,7 @@ export function fieldCount(packed: number, i: number): number {
 export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
   const f = doc.fields;
   const perField: Record<FieldName, string[]> = {
-    name: [f.name, ...(f.aliases ?? [])].flatMap((s) => analyze(s, { name: true })),
+    name: [f.name, ...(f.aliases ?? []), ...(f.nameParts ?? [])].flatMap((s) => analyze(s, { name: true })),
     key: [f.name]
       .map(nameKey)
       .filter(Boolean)
@@ -223,19 +229,25 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       if (((v >>> shift) & FIELD_MAX) < FIELD_MAX) packed[k] = v + (1 << shift);
     }
   });
-  const about = (f.about ?? []).join(' ');
+  const about = knowledgeSignature(doc);
   const { id, prior, platform } = doc;
   return {
     id,
     prior,
     popularity: doc.popularity ?? null,
     mentions: doc.mentions ?? 0,
+    version: doc.version ?? null,
     platform,
     terms,
     packed,
     lens,
     about,
   };
+}
+
+/** The catalog knowledge a document carries (about terms, name parts), as one string to compare analyses by. */
+export function knowledgeSignature(doc: SearchDocument): string {
+  return [...(doc.fields.about ?? []), '|', ...(doc.fields.nameParts ?? [])].join(' ');
 }
 
 export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
@@ -254,7 +266,7 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;
-  const docFactor = documentFactor(a.prior, a.popularity, a.mentions);
+  const docFactor = documentFactor(a);
   for (let k = 0; k < a.terms.length; k++) {
     const p = a.packed[k]!;
     let tfw = 0;

@@ -57,7 +57,7 @@ export class SearchEngine {
   private store = new PostingStore();
   private docs = new DocTable();
   private priorCache = new Map<string, Hit[]>();
-  private knowledgeById = new Map<string, { about: string[]; mentions: number }>();
+  private knowledgeById = new Map<string, { about: string[]; nameParts: string[]; mentions: number }>();
   // Per-query scratch, sized to the document table's capacity.
   private acc = new Float64Array(0);
   private origMask = new Int32Array(0);
@@ -117,7 +117,11 @@ export class SearchEngine {
     // write to the document itself keeps it (the next build recomputes it).
     const known = incoming.fields.about === undefined ? this.knowledgeById.get(incoming.id) : undefined;
     const doc = known
-      ? { ...incoming, mentions: known.mentions, fields: { ...incoming.fields, about: known.about } }
+      ? {
+          ...incoming,
+          mentions: known.mentions,
+          fields: { ...incoming.fields, about: known.about, nameParts: known.nameParts },
+        }
       : incoming;
     this.remember(doc);
     if (old !== undefined) this.kill(old);
@@ -268,8 +272,9 @@ export class SearchEngine {
   }
 
   private remember(doc: SearchDocument): void {
-    if (!doc.fields.about?.length && !doc.mentions) return;
-    this.knowledgeById.set(doc.id, { about: doc.fields.about ?? [], mentions: doc.mentions ?? 0 });
+    const { about = [], nameParts = [] } = doc.fields;
+    if (!about.length && !nameParts.length && !doc.mentions) return;
+    this.knowledgeById.set(doc.id, { about, nameParts, mentions: doc.mentions ?? 0 });
   }
 
   private kill(d: number): void {

@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SearchDocument } from './documents.ts';
+import { learnVocabulary, nameParts } from './name-parts.ts';
 import { analyze, isStopWord } from './tokenize.ts';
 
 // Generic words that name nothing in particular, even capitalised ("Python", "API"), besides stop words.
@@ -101,6 +102,14 @@ const RELATION_WORDS = new Set([
   'util',
 ]);
 
+/** Candidate base words of an inflected lower-case word: "mocks" mock, "scrolling" scroll, "compressed" compress. */
+function inflectionBases(w: string): string[] {
+  const m = /^([a-z]{3,}?)(?:s|es|ed|d|ing|er|ers)$/.exec(w);
+  if (!m) return [];
+  const base = m[1]!;
+  return [base, `${base}e`, ...(/([b-df-hj-np-tv-z])\1$/.test(base) ? [base.slice(0, -1)] : [])];
+}
+
 /** Lower-cased name as other entries write it ("@slack/web-api" stays whole; "Flask_Login" -> "flask-login"). */
 function mentionKey(name: string): string {
   return name.toLowerCase().replace(/[_\s]+/g, '-');
@@ -154,7 +163,53 @@ export function serviceKeyOf(name: string): string {
   return n;
 }
 
-type ManifestTopics = { service_name: string; category?: string; tags?: string[] };
+type ManifestTopics = {
+  service_name: string;
+  category?: string;
+  tags?: string[];
+  manifest?: { intents?: readonly { id?: string }[] };
+};
+
+/** Operation verbs and path filler in intent ids ("post_customers_customer_subscriptions"): not what a service is about. */
+const OPERATION_FILLER = new Set([
+  'get',
+  'post',
+  'put',
+  'patch',
+  'delete',
+  'list',
+  'create',
+  'update',
+  'retrieve',
+  'by',
+  'id',
+  'ids',
+  'all',
+  'the',
+  'for',
+  'and',
+  'with',
+  'api',
+  'search',
+]);
+/** Resource words taken from a manifest's operations. */
+const OPERATION_WORDS = 5;
+
+/** The resources a manifest's operations act on, most used first ("customers", "invoices", "flight", "offers"). */
+function operationWords(m: ManifestTopics, serviceWords: ReadonlySet<string>): string[] {
+  const count = new Map<string, number>();
+  for (const intent of m.manifest?.intents ?? []) {
+    const words = new Set((intent.id ?? '').toLowerCase().split(/[^a-z0-9]+/));
+    for (const w of words) {
+      if (w.length < 3 || /^v?\d+$/.test(w) || OPERATION_FILLER.has(w) || serviceWords.has(w)) continue;
+      count.set(w, (count.get(w) ?? 0) + 1);
+    }
+  }
+  return [...count]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, OPERATION_WORDS)
+    .map(([w]) => w);
+}
 
 /** The compiled API manifests of a catalog's apis/ directory (service_name, category, tags); [] when absent. */
 export function readManifests(dir: string): ManifestTopics[] {
@@ -169,7 +224,10 @@ export function readManifests(dir: string): ManifestTopics[] {
     .filter((m) => typeof m.service_name === 'string');
 }
 
-/** Topic words per service from compiled manifests: category and tags, keyed "stripe" for service_name "stripe_api". */
+/**
+ * Topic words per service from compiled manifests: category, tags and the resources its operations act on,
+ * keyed "stripe" for service_name "stripe_api".
+ */
 export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string, string[]> {
   const byKey = new Map<string, string[][]>();
   for (const m of manifests) {
@@ -177,7 +235,8 @@ export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string,
     // Only a service's own manifest names it: "twilio_messaging_v1" belongs to twilio, but
     // "google_..." or "aws_..." families are many services behind one word, so the first word
     // counts only when the family is small.
-    const words = [m.category ?? '', ...(m.tags ?? [])].filter((w) => w && w !== 'other');
+    const tagWords = [m.category ?? '', ...(m.tags ?? [])].filter((w) => w && w !== 'other');
+    const words = [...tagWords, ...operationWords(m, new Set([...key.split('_'), ...tagWords]))];
     for (const k of new Set([key, key.split('_')[0]!])) {
       let list = byKey.get(k);
       if (!list) byKey.set(k, (list = []));
@@ -187,13 +246,13 @@ export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string,
   const out = new Map<string, string[]>();
   for (const [key, lists] of byKey) {
     if (lists.length > 40) continue;
-    // Words most of the family's manifests share (for one manifest: all of its words, first 8).
+    // Words most of the family's manifests share (for one manifest: all of its words, first 12).
     const count = new Map<string, number>();
     for (const l of lists) for (const w of new Set(l)) count.set(w, (count.get(w) ?? 0) + 1);
     const words = [...count]
       .filter(([, c]) => c * 2 >= lists.length)
       .map(([w]) => w.replace(/_/g, ' '))
-      .slice(0, 8);
+      .slice(0, 12);
     if (words.length) out.set(key, words);
   }
   return out;
@@ -209,16 +268,23 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     if (list) list.push(i);
     else byKey.set(k, [i]);
   });
-  // A name other summaries also use as a plain lower-case word ("find", "table", "pretty",
-  // "storage") is an English word first: the entries that reuse it in their names ("find-up")
-  // do not describe the package called that.
+  // A name other summaries also use as a plain word is a word first: the entries that reuse it in
+  // their names ("find-up", "jest-mock") do not describe the package called that. Plain uses are
+  // lower-case ones after the first word and inflected ones ("mocks", "scrolling"). (Counting acronyms
+  // in capitals too, "JWT", "RSS", also took the mentions of tar, sloc and mqtt, canonical tools named
+  // by their format: off.)
   const plainUses = new Map<string, number>();
+  const countPlain = (key: string, n: number) => {
+    if (key.length >= MIN_NAME && byKey.has(key)) plainUses.set(key, (plainUses.get(key) ?? 0) + n);
+  };
   for (const d of docs) {
     if (d.kind !== 'tool') continue;
     const words = (d.fields.task ?? '').split(/[^\p{L}]+/u);
-    for (let i = 1; i < words.length; i++) {
+    for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
-      if (w.length >= MIN_NAME && byKey.has(w)) plainUses.set(w, (plainUses.get(w) ?? 0) + 1);
+      if (i === 0 || w !== w.toLowerCase()) continue;
+      if (byKey.has(w)) countPlain(w, 1);
+      else for (const base of inflectionBases(w)) countPlain(base, 1);
     }
   }
   // Who mentions whom: target key -> mentioning docs.
@@ -260,6 +326,7 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
   }
   const nSources = termsOf.size || 1;
   const idf = (t: string) => Math.log(1 + nSources / (df.get(t) ?? 1));
+  const vocabulary = learnVocabulary(docs.flatMap((d) => (d.kind === 'tool' ? [d.fields.task ?? ''] : [])));
   return docs.map((d, i) => {
     const about: string[] = [];
     const sources = mentionedBy.get(i);
@@ -284,7 +351,8 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
       if (words) about.push(...words.flatMap((w) => analyze(w)));
     }
     const mentions = sources ? new Set(sources).size : 0;
-    if (!about.length && !d.fields.about && !mentions && !d.mentions) return d;
-    return { ...d, mentions, fields: { ...d.fields, about } };
+    const parts = d.kind === 'tool' ? nameParts(d.fields.name, vocabulary) : [];
+    if (!about.length && !parts.length && !d.fields.about && !d.fields.nameParts && !mentions && !d.mentions) return d;
+    return { ...d, mentions, fields: { ...d.fields, about, nameParts: parts } };
   });
 }

@@ -30,6 +30,8 @@ export const RANK: {
   popularityTop: number;
   centralityWeight: number;
   centralitySaturation: number;
+  maturityWeight: number;
+  maturityMinor: number;
   coverageFloor: number;
   coverageExponent: number;
   otherPlatform: number;
@@ -61,12 +63,17 @@ export const RANK: {
   popularityWeight: 1.5,
   /** Popularity assumed when a contract has none (a percentile): the median. */
   popularityUnknown: 0.5,
-  /** Share of a platform that counts as "most popular" (popularityLevel 1). */
+  /** Share of a platform that counts as "most popular" (popularityLevel 1). 0.05 ranked the corpus dev set a
+   * little better but moved bundled-catalog answers to worse tools (franc -> a cloud SDK for language detection). */
   popularityTop: 0.01,
   /** centralityFactor = exp(weight * (level - 1)); an entry nobody names keeps exp(-weight). */
   centralityWeight: 1.5,
   /** Mentions at which centrality saturates (level 1). */
   centralitySaturation: 30,
+  /** maturityFactor = exp(weight * (level - 1)): a 0.0.x release keeps exp(-weight). */
+  maturityWeight: 1,
+  /** A 0.x release at this minor version or later counts as mature (level 1), like 1.0 and later. */
+  maturityMinor: 10,
   /** Floor and exponent of the concept-coverage factor (soft AND). */
   coverageFloor: 0.1,
   coverageExponent: 2,
@@ -127,9 +134,35 @@ export function centralityFactor(mentions: number): number {
   return Math.exp(RANK.centralityWeight * (level - 1));
 }
 
-/** The per-document part of every posting weight: reliability, popularity and centrality, separately. */
-export function documentFactor(reliability: number, popularity: number | null | undefined, mentions = 0): number {
-  return reliabilityFactor(reliability) * popularityFactor(popularity) * centralityFactor(mentions);
+/**
+ * Maturity from the released version: 1.0 and later (calendar versions too) are mature (level 1); a 0.x
+ * release climbs with its minor version up to RANK.maturityMinor; an unknown or unparseable version is
+ * neutral (level 1). exp(weight * (level - 1)).
+ */
+export function maturityFactor(version: string | null | undefined): number {
+  const m = typeof version === 'string' ? /^v?(\d+)(?:\.(\d+))?/.exec(version.trim()) : null;
+  if (!m) return 1;
+  const major = Number(m[1]);
+  const level = major >= 1 ? 1 : Math.min(1, Number(m[2] ?? 0) / RANK.maturityMinor);
+  return Math.exp(RANK.maturityWeight * (level - 1));
+}
+
+/** What the per-document factor is computed from (SearchDocument / AnalyzedDocument carry these). */
+export interface DocumentSignals {
+  prior: number;
+  popularity?: number | null;
+  mentions?: number;
+  version?: string | null;
+}
+
+/** The per-document part of every posting weight: reliability, popularity, centrality and maturity, separately. */
+export function documentFactor(d: DocumentSignals): number {
+  return (
+    reliabilityFactor(d.prior) *
+    popularityFactor(d.popularity) *
+    centralityFactor(d.mentions ?? 0) *
+    maturityFactor(d.version)
+  );
 }
 
 /**

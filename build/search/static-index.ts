@@ -18,6 +18,7 @@ import {
   type AnalyzedDocument,
   analyzeDocument,
   averageLengths,
+  knowledgeSignature,
   type SearchDocument,
   termWeights,
 } from './documents.ts';
@@ -83,7 +84,7 @@ export function writeStaticSearch(
   const given = opts.analyzed && opts.analyzed.length === docs.length ? opts.analyzed : undefined;
   const analyzedAll = docs.map((d, i) => {
     const a = given?.[i];
-    const same = a && a.id === d.id && a.about === (d.fields.about ?? []).join(' ') && a.mentions === (d.mentions ?? 0);
+    const same = a && a.id === d.id && a.about === knowledgeSignature(d) && a.mentions === (d.mentions ?? 0);
     return same ? a : analyzeDocument(d);
   });
   const sorted = order.map((i) => docs[i]!);

@@ -77,7 +77,8 @@ function affixVariants(word: string, out: string[]): void {
   if (word.startsWith('py') && word.length >= 5 && !word.startsWith('python')) out.push(word.slice(2));
   if (word.startsWith('python') && word.length >= 10) out.push(word.slice(6));
   if (word.startsWith('node') && word.length >= 8) out.push(word.slice(4));
-  if (word.startsWith('lib') && word.length >= 7) out.push(word.slice(3));
+  // "libsass" names sass, but "library" and "liberty" are words.
+  if (word.startsWith('lib') && word.length >= 7 && !/^lib(?:rar|er)/.test(word)) out.push(word.slice(3));
   if (word.endsWith('js') && word.length >= 5) out.push(word.slice(0, -2));
   if (word.endsWith('py') && word.length >= 6) out.push(word.slice(0, -2));
 }

@@ -1,5 +1,5 @@
 // The agent task sets: needs in words, their inputs with roles, and a check of the result
-// (test/fixtures/agent-tasks/{dev,heldout}.json; input files under files/).
+// (test/fixtures/agent-tasks/{dev,heldout,heldout-2}.json; input files under files/).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { INPUT_ROLES, type InputRole } from '../../model/contract.ts';
@@ -26,6 +26,15 @@ export interface AgentTask {
   /** Validation-style needs: a non-zero exit is an answer, not a failure. */
   accept_nonzero_exit: boolean;
 }
+
+/** The task sets, by file name under test/fixtures/agent-tasks/. */
+export const TASK_SETS = ['dev', 'heldout', 'heldout-2'] as const;
+export type TaskSetName = (typeof TASK_SETS)[number];
+/**
+ * What a run without --set measures: the dev set and the first held-out set, as before the second held-out set
+ * existed, so default figures stay comparable; heldout-2 is asked for by name.
+ */
+export const DEFAULT_TASK_SETS: readonly TaskSetName[] = ['dev', 'heldout'];
 
 const FIELDS = new Set(['id', 'need', 'category', 'platform', 'inputs', 'check', 'accept_nonzero_exit']);
 

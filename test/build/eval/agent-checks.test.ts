@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -11,7 +13,7 @@ import {
   type RunResult,
   runCheck,
 } from '../../../build/eval/agent/checks.ts';
-import { loadTaskSet } from '../../../build/eval/agent/tasks.ts';
+import { loadTaskSet, TASK_SETS } from '../../../build/eval/agent/tasks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tasksDir = path.join(here, '../../fixtures/agent-tasks');
@@ -139,9 +141,12 @@ describe('combinators and validation', () => {
 });
 
 describe('the task sets', () => {
-  it.each(['dev', 'heldout'])('%s: every task is well-formed, its files exist and its check is valid', (name) => {
+  const minimum: Record<string, number> = { dev: 150, heldout: 75, 'heldout-2': 100 };
+  it.each(TASK_SETS)('%s: every task is well-formed, its files exist and its check is valid', (name) => {
+    // loadTaskSet throws on an unknown field, a missing input file, a malformed check or a repeated id.
     const tasks = loadTaskSet(path.join(tasksDir, `${name}.json`));
-    expect(tasks.length).toBeGreaterThanOrEqual(name === 'dev' ? 150 : 75);
+    expect(new Set(tasks.map((t) => t.id)).size).toBe(tasks.length);
+    expect(tasks.length).toBeGreaterThanOrEqual(minimum[name] as number);
     const categories = new Set(tasks.map((t) => t.category));
     expect([...categories].sort()).toEqual([
       'archives',
@@ -157,9 +162,30 @@ describe('the task sets', () => {
     ]);
   });
 
-  it('the held-out and dev needs do not repeat each other word for word', () => {
-    const dev = new Set(loadTaskSet(path.join(tasksDir, 'dev.json')).map((t) => t.need.toLowerCase()));
-    const same = loadTaskSet(path.join(tasksDir, 'heldout.json')).filter((t) => dev.has(t.need.toLowerCase()));
-    expect(same.map((t) => t.need)).toEqual([]);
+  it("no set repeats another set's need or id word for word", () => {
+    const seen = new Map<string, string>();
+    const repeats: string[] = [];
+    for (const name of TASK_SETS) {
+      for (const t of loadTaskSet(path.join(tasksDir, `${name}.json`))) {
+        for (const key of [`need:${t.need.toLowerCase()}`, `id:${t.id}`]) {
+          const first = seen.get(key);
+          if (first && first !== name) repeats.push(`${name} ${key} (also in ${first})`);
+          if (!first) seen.set(key, name);
+        }
+      }
+    }
+    expect(repeats).toEqual([]);
+  });
+
+  it('make-files.mjs reproduces every generated input file byte for byte', () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'agent-files-'));
+    try {
+      execFileSync(process.execPath, [path.join(tasksDir, 'make-files.mjs'), out]);
+      const written = readdirSync(out);
+      expect(written.length).toBeGreaterThan(20);
+      for (const name of written) expect([name, readFileSync(path.join(out, name))]).toEqual([name, fixture(name)]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchDocument } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
 import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
-import { popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
+import { maturityFactor, popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
 
 function tool(
   name: string,
@@ -61,6 +61,7 @@ describe('ranking factors', () => {
     expect(popularityLevel(1)).toBe(1);
     expect(popularityLevel(0.995)).toBe(1);
     expect(popularityLevel(0.9)).toBeCloseTo(0.5, 5);
+    expect(popularityLevel(0.5)).toBeLessThan(popularityLevel(0.9));
     expect(popularityLevel(0)).toBe(0);
     // Unknown popularity counts as the median, never as the top or the bottom.
     expect(popularityFactor(null)).toBe(popularityFactor(0.5));
@@ -117,6 +118,26 @@ describe('catalog knowledge', () => {
     expect(docs.find((d) => d.id === find.id)!.mentions ?? 0).toBe(0);
   });
 
+  it('counts inflected words as plain uses, not as references to a package', () => {
+    // "mock" is a package, but summaries say "mocks" and "mocking": jest-mock-like names do not describe it.
+    const mock = tool('mock', 'Mock objects');
+    const inflected = Array.from({ length: 12 }, (_, i) => tool(`double-${i}`, `Test doubles and mocking, kind ${i}`));
+    const mockNamers = Array.from({ length: 10 }, (_, i) => tool(`mock-thing-${i}`, 'Fake servers'));
+    // A host package keeps its mentions: summaries write it as a name ("for Lintkit").
+    const docs = withCatalogKnowledge([...FILLER, mock, ...inflected, ...mockNamers, host, ...plugins]);
+    expect(docs.find((d) => d.id === mock.id)!.mentions ?? 0).toBe(0);
+    expect(docs.find((d) => d.id === host.id)!.mentions).toBe(plugins.length);
+    // Without the plain uses, the same names count as references.
+    const counted = withCatalogKnowledge([...FILLER, mock, ...mockNamers]);
+    expect(counted.find((d) => d.id === mock.id)!.mentions).toBe(mockNamers.length);
+    // Acronyms in capitals are not plain uses (they read as names, as before): "TAR" does not make tar a word.
+    const tar = tool('tar', 'Tar archives');
+    const caps = Array.from({ length: 12 }, (_, i) => tool(`pack-${i}`, `Read TAR files, kind ${i}`));
+    const tarNamers = Array.from({ length: 4 }, (_, i) => tool(`tar-thing-${i}`, 'Archive helpers'));
+    const withCaps = withCatalogKnowledge([...FILLER, tar, ...caps, ...tarNamers]);
+    expect(withCaps.find((d) => d.id === tar.id)!.mentions).toBe(caps.length + tarNamers.length);
+  });
+
   it('gives an SDK named after a web service the topics of its API manifest', () => {
     expect(serviceKeyOf('@slack/web-api')).toBe('slack');
     expect(serviceKeyOf('slack-sdk')).toBe('slack');
@@ -127,11 +148,45 @@ describe('catalog knowledge', () => {
       { service_name: 'bigcloud_storage_v1_api', category: 'cloud', tags: ['cloud', 'storage'] },
     ]);
     expect(services.get('paymo')).toEqual(['payments', 'billing', 'invoices']);
+    // The resources its operations act on join the topics; verbs, ids, versions and the service's own name do not.
+    const withOps = serviceTopics([
+      {
+        service_name: 'paymo_api',
+        category: 'payments',
+        tags: ['payments'],
+        manifest: {
+          intents: [
+            { id: 'post_v1_invoices' },
+            { id: 'get_invoices_invoice_id' },
+            { id: 'list_customers' },
+            { id: 'delete_customers_id' },
+            { id: 'get_paymo_status' },
+          ],
+        },
+      },
+    ]);
+    expect(withOps.get('paymo')).toEqual(['payments', 'customers', 'invoices', 'invoice', 'status']);
     const sdk = tool('paymo', 'API wrapper', { popularity: 0.9 });
     const other = tool('charge-helper', 'Helpers for payments forms', { popularity: 0.9 });
     const without = createSearchIndex([...FILLER, sdk, other]).engine;
     expect(ids(without.search('billing invoices'))).not.toContain(sdk.id);
     const engine = createSearchIndex([...FILLER, sdk, other], { services }).engine;
     expect(engine.search('billing invoices')[0]!.id).toBe(sdk.id);
+  });
+});
+
+describe('maturity', () => {
+  it('ranks a 0.0.x release below a mature one for the same match, and leaves unknown versions alone', () => {
+    expect(maturityFactor('2.3.1')).toBe(1);
+    expect(maturityFactor('2024.1.0')).toBe(1);
+    expect(maturityFactor('0.12.0')).toBe(1);
+    expect(maturityFactor(null)).toBe(1);
+    expect(maturityFactor('nightly')).toBe(1);
+    expect(maturityFactor('0.0.3')).toBeLessThan(maturityFactor('0.5.0'));
+    expect(maturityFactor('0.5.0')).toBeLessThan(1);
+    const young = { ...tool('yaml-young', 'YAML parser', { prior: 0.9 }), version: '0.0.2' };
+    const mature = { ...tool('yaml-mature', 'YAML parser', { prior: 0.9 }), version: '3.1.0' };
+    const engine = createSearchIndex([...FILLER, young, mature]).engine;
+    expect(ids(engine.search('yaml parser').slice(0, 2))).toEqual([mature.id, young.id]);
   });
 });
