@@ -25,6 +25,8 @@ export interface SearchDocument {
   prior: number;
   /** Download percentile within its platform in [0,1] (trust.popularity), null or absent when unknown. */
   popularity?: number | null;
+  /** The contract passed verification (record.verification.status): it was installed and ran or loaded here. */
+  verified?: boolean;
   /** How many other entries name this one (knowledge.ts); 0 or absent when none. */
   mentions?: number;
   /** Released version (identity.version), null or absent when unknown: its maturity is a ranking factor. */
@@ -77,6 +79,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
     platform: id.platform,
     prior: rankingPrior(c),
     popularity: c.trust.popularity ?? null,
+    verified: c.record?.verification?.status === 'passed',
     version: id.version ?? null,
     fields: {
       name: id.name,
@@ -171,6 +174,7 @@ export interface AnalyzedDocument {
   id: string;
   prior: number;
   popularity: number | null;
+  verified: boolean;
   mentions: number;
   version: string | null;
   platform: string;
@@ -235,6 +239,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     id,
     prior,
     popularity: doc.popularity ?? null,
+    verified: doc.verified === true,
     mentions: doc.mentions ?? 0,
     version: doc.version ?? null,
     platform,

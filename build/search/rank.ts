@@ -28,6 +28,7 @@ export const RANK: {
   popularityWeight: number;
   popularityUnknown: number;
   popularityTop: number;
+  verifiedPopularity: number;
   centralityWeight: number;
   centralitySaturation: number;
   maturityWeight: number;
@@ -67,6 +68,8 @@ export const RANK: {
   /** Share of a platform that counts as "most popular" (popularityLevel 1). 0.05 ranked the corpus dev set a
    * little better but moved bundled-catalog answers to worse tools (franc -> a cloud SDK for language detection). */
   popularityTop: 0.01,
+  /** The least popularity level a verified contract counts as (0.8: the top 2.5 % of its platform; factor >= 0.74). */
+  verifiedPopularity: 0.8,
   /** centralityFactor = exp(weight * (level - 1)); an entry nobody names keeps exp(-weight). */
   centralityWeight: 1.5,
   /** Mentions at which centrality saturates (level 1). */
@@ -127,8 +130,14 @@ export function popularityLevel(popularity: number | null | undefined): number {
   return Math.min(1, Math.log10(1 / Math.max(1 - p, RANK.popularityTop)) / -Math.log10(RANK.popularityTop));
 }
 
-export function popularityFactor(popularity: number | null | undefined): number {
-  return Math.exp(RANK.popularityWeight * (popularityLevel(popularity) - 1));
+/**
+ * exp(weight * (level - 1)). A verified contract (it installed and did its task, or loaded, in the verification
+ * sandbox) counts at least RANK.verifiedPopularity: popularity stands in for what nobody has checked, and a check
+ * that passed says more about whether the tool works than its downloads do. Unverified entries keep their level.
+ */
+export function popularityFactor(popularity: number | null | undefined, verified = false): number {
+  const level = popularityLevel(popularity);
+  return Math.exp(RANK.popularityWeight * ((verified ? Math.max(level, RANK.verifiedPopularity) : level) - 1));
 }
 
 /**
@@ -157,6 +166,7 @@ export function maturityFactor(version: string | null | undefined): number {
 export interface DocumentSignals {
   prior: number;
   popularity?: number | null;
+  verified?: boolean;
   mentions?: number;
   version?: string | null;
 }
@@ -165,7 +175,7 @@ export interface DocumentSignals {
 export function documentFactor(d: DocumentSignals): number {
   return (
     reliabilityFactor(d.prior) *
-    popularityFactor(d.popularity) *
+    popularityFactor(d.popularity, d.verified) *
     centralityFactor(d.mentions ?? 0) *
     maturityFactor(d.version)
   );

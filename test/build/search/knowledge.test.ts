@@ -10,7 +10,7 @@ import { maturityFactor, popularityFactor, popularityLevel } from '../../../buil
 function tool(
   name: string,
   task: string,
-  opts: { prior?: number; popularity?: number | null; platform?: string } = {},
+  opts: { prior?: number; popularity?: number | null; platform?: string; verified?: boolean } = {},
 ): SearchDocument {
   const platform = opts.platform ?? 'npm';
   const prior = opts.prior ?? 0.9;
@@ -21,6 +21,7 @@ function tool(
     platform,
     prior,
     popularity: opts.popularity ?? null,
+    ...(opts.verified ? { verified: true } : {}),
     fields: { name, task },
     display: { name, task, platform, reliability: prior },
   };
@@ -48,6 +49,30 @@ describe('ranking factors', () => {
     expect(ids(none.search('yaml parser').slice(0, 2))).toEqual([a.id, b.id]);
     // The empty query stays in reliability order whatever the popularity.
     expect(withPop.search('', { limit: 1 })[0]!.id).toBe(a.id);
+  });
+
+  it('counts a verified contract as popular as the top 2.5 %: its check says more than downloads', () => {
+    expect(popularityFactor(0.5, true)).toBeCloseTo(Math.exp(1.5 * (0.8 - 1)), 10);
+    expect(popularityFactor(0.999, true)).toBe(popularityFactor(0.999));
+    expect(popularityFactor(null, true)).toBe(popularityFactor(0.97, true));
+    // Two verified YAML parsers: reliability decides, not downloads; unverified, downloads decide.
+    const a = tool('yaml-a', 'YAML parser', { prior: 0.97, popularity: 0.5, verified: true });
+    const b = tool('yaml-b', 'YAML parser', { prior: 0.86, popularity: 0.97, verified: true });
+    expect(
+      ids(
+        createSearchIndex([...FILLER, a, b])
+          .engine.search('yaml parser')
+          .slice(0, 2),
+      ),
+    ).toEqual([a.id, b.id]);
+    const unverified = [a, b].map(({ verified: _, ...d }) => d);
+    expect(
+      ids(
+        createSearchIndex([...FILLER, ...unverified])
+          .engine.search('yaml parser')
+          .slice(0, 2),
+      ),
+    ).toEqual([b.id, a.id]);
   });
 
   it('lets a match of every concept in the task beat a match of one in the name by a more popular tool', () => {
