@@ -9,6 +9,7 @@
 //   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
 import type { ToolContract } from '../model/contract.ts';
 import { directionPairs } from './direction.ts';
+import { readTerms } from './reads.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
 import { rankingPrior } from '../model/views.ts';
@@ -42,6 +43,8 @@ export interface SearchDocument {
     commands?: string[];
     /** Input/output schema types, API return types. */
     types?: string[];
+    /** Formats the command reads, as read terms (`<markdown`, reads.ts); indexed verbatim with the types. */
+    reads?: string[];
     /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
     about?: string[];
     /** Words glued in the name ("prettyjson": pretty, json; name-parts.ts), indexed like the name. */
@@ -73,6 +76,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
   const commands = [c.action.install_cmd, c.action.execute_cmd].filter((x): x is string => typeof x === 'string');
   const mcp = mcpToolText(c);
   const task = [id.task ?? '', ...mcp.task].filter(Boolean).join('. ');
+  const reads = readTerms(c);
   return {
     id: id.aid,
     kind: 'tool',
@@ -88,6 +92,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
       tags: id.tags ?? [],
       commands,
       types,
+      ...(reads.length ? { reads } : {}),
     },
     display: {
       name: id.name,
@@ -210,7 +215,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     task: [...analyze(f.task ?? ''), ...directionPairs(f.task ?? '')],
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
-    types: (f.types ?? []).flatMap((t) => analyze(t)),
+    types: [...(f.types ?? []).flatMap((t) => analyze(t)), ...(f.reads ?? [])],
     about: f.about ?? [],
   };
   const index = new Map<string, number>();

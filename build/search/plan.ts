@@ -5,6 +5,7 @@
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
 //   coverageOf(orig, exp, w)   IDF-weighted share of concepts a document matches (bitmasks)
 import { directionPairs } from './direction.ts';
+import { readTerm } from './reads.ts';
 import { RANK } from './rank.ts';
 import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText, stem } from './tokenize.ts';
 
@@ -179,7 +180,12 @@ export function planQuery(
   });
   // Conversion directions ("html page into markdown" → html>markdown): bonus terms, not concepts, so a tool
   // for the reverse conversion is not helped by them.
-  for (const pair of directionPairs(text)) add(pair, RANK.directionWeight, 0, 0);
+  // Their sources as read terms (reads.ts): a tool that reads the format to convert from gains.
+  for (const pair of directionPairs(text)) {
+    add(pair, RANK.directionWeight, 0, 0);
+    const source = readTerm(pair.slice(0, pair.indexOf('>')));
+    if (source) add(source, RANK.sourceWeight, 0, 0);
+  }
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
   const key = nameKey(text);
   // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.

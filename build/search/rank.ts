@@ -38,6 +38,7 @@ export const RANK: {
   otherPlatform: number;
   exactNameWeight: number;
   directionWeight: number;
+  sourceWeight: number;
   fillerWeight: number;
   expansionCover: number;
   expansionWeight: number;
@@ -87,6 +88,8 @@ export const RANK: {
   exactNameWeight: 1.5,
   /** Query weight of a conversion-direction pair ("html>markdown", direction.ts); a bonus, not a concept. */
   directionWeight: 2,
+  /** Query weight of the read term of a conversion's source format ("xml to yaml" → `<xml`, reads.ts); a bonus. */
+  sourceWeight: 2,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
   fillerWeight: 0.2,
   /** Coverage credit for a concept matched only through an expansion (a typed word counts 1). */

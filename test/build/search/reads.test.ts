@@ -1,0 +1,89 @@
+// What a command reads (build/search/reads.ts): "convert an SVG to a PNG" ranks the tool that reads SVG above one
+// that reads PNG when their words tie, in both engines; a query stating no conversion is not affected.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StaticSearch } from '../../../build/search/client.ts';
+import { documentFromContract } from '../../../build/search/documents.ts';
+import { createSearchIndex } from '../../../build/search/engine.ts';
+import { dirFetcher } from '../../../build/search/fs-fetch.ts';
+import { readTerm, readTerms } from '../../../build/search/reads.ts';
+import { writeStaticSearch } from '../../../build/search/static-index.ts';
+import type { ToolContract } from '../../../build/model/contract.ts';
+import { sampleContract } from '../../helpers/temp-catalog.ts';
+
+const reading = (
+  aid: string,
+  inputSchema: ToolContract['logic']['input_schema'],
+  task = 'Work with SVG and PNG images',
+) =>
+  sampleContract(aid, {
+    identity: { task, tags: ['svg', 'png', 'image'] },
+    logic: { input_schema: inputSchema, output_schema: { type: 'string' } },
+  });
+
+describe('readTerms', () => {
+  it('takes the input format and the formats of the files the command reads, in the words a need uses', () => {
+    const c = reading('npm-r-v1', {
+      type: 'object',
+      format: 'xml',
+      properties: {
+        notes: { type: 'string', role: 'input_file', examples: ['notes.md'] },
+        config_path: { type: 'string', examples: ['settings.yml'] }, // no role: a file to read, by its name
+        out: { type: 'string', role: 'output_file', examples: ['result.png'] },
+        link: { type: 'string', role: 'url', format: 'uri', examples: ['https://example.com/a.html'] },
+      },
+    });
+    expect(readTerms(c)).toEqual(['<xml', '<markdown', '<yaml']);
+    expect(readTerms(reading('npm-s-v1', { type: 'string' }))).toEqual([]);
+  });
+
+  it('names formats as the query side does: extensions spelled out, schema formats of strings left out', () => {
+    expect(readTerm('md')).toBe(readTerm('markdown'));
+    expect(readTerm('.JPG')).toBe('<jpeg');
+    expect(readTerm('uri')).toBeNull();
+    expect(readTerm('date-time')).toBeNull();
+    expect(readTerm('x')).toBeNull();
+  });
+});
+
+describe('ranking by what a command reads', () => {
+  const filler = Array.from({ length: 20 }, (_, i) =>
+    sampleContract(`npm-other${i}-v1`, { identity: { task: `Lint source files of kind ${i}`, tags: ['lint'] } }),
+  );
+  // The same words, the same trust; only what each reads differs. Without the rule the order is by id.
+  const svgReader = reading('npm-zz-svg-reader-v1', {
+    type: 'object',
+    properties: { svg_file: { type: 'string', role: 'input_file', examples: ['drawing.svg'] } },
+  });
+  const pngReader = reading('npm-aa-png-reader-v1', {
+    type: 'object',
+    format: 'png',
+    properties: { image: { type: 'string', role: 'input_file', examples: ['photo.png'] } },
+  });
+  const docs = [...filler, svgReader, pngReader].map(documentFromContract);
+  const queries = ['convert an SVG to a PNG', 'convert a PNG image into SVG', 'svg png image'];
+
+  it('ranks the tool that reads the source format first, and both engines agree on order and scores', async () => {
+    const built = createSearchIndex(docs);
+    const first = (q: string) => built.engine.search(q, { limit: 1 })[0]?.id;
+    expect(first('convert an SVG to a PNG')).toBe('npm-zz-svg-reader-v1');
+    expect(first('convert a PNG image into SVG')).toBe('npm-aa-png-reader-v1');
+    // No conversion stated: the two tie (up to rounding).
+    const [a, b] = built.engine.search('svg png image', { limit: 2 });
+    expect(b!.score).toBeCloseTo(a!.score, 6);
+    const dir = mkdtempSync(path.join(tmpdir(), 'reads-'));
+    try {
+      writeStaticSearch(docs, dir, { expansions: built.expansions, analyzed: built.analyzed });
+      const client = await StaticSearch.open(dirFetcher(dir).fetchJson);
+      for (const q of queries) {
+        const api = built.engine.search(q, { limit: 5 });
+        const stat = await client.search(q, { limit: 5 });
+        expect(stat.map((h) => [h.id, h.score])).toEqual(api.map((h) => [h.id, h.score]));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
