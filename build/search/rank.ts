@@ -29,6 +29,7 @@ export const RANK: {
   popularityUnknown: number;
   popularityTop: number;
   verifiedPopularity: number;
+  verifiedCentrality: number;
   centralityWeight: number;
   centralitySaturation: number;
   maturityWeight: number;
@@ -75,6 +76,8 @@ export const RANK: {
   centralityWeight: 1.5,
   /** Mentions at which centrality saturates (level 1). */
   centralitySaturation: 30,
+  /** The least centrality level a verified contract counts as (0.8: about 15 naming entries; factor >= 0.74). */
+  verifiedCentrality: 0.8,
   /** maturityFactor = exp(weight * (level - 1)): a 0.0.x release keeps exp(-weight). */
   maturityWeight: 1,
   /** A 0.x release at this minor version or later counts as mature (level 1), like 1.0 and later. */
@@ -145,11 +148,12 @@ export function popularityFactor(popularity: number | null | undefined, verified
 
 /**
  * Centrality: how many other entries name this one (plugins name their host), on a log scale
- * saturating at RANK.centralitySaturation mentions; exp(weight * (level - 1)).
+ * saturating at RANK.centralitySaturation mentions; exp(weight * (level - 1)). Like popularity, it stands in for
+ * what nobody checked: a verified contract counts at least RANK.verifiedCentrality.
  */
-export function centralityFactor(mentions: number): number {
+export function centralityFactor(mentions: number, verified = false): number {
   const level = Math.min(1, Math.log1p(Math.max(0, mentions)) / Math.log1p(RANK.centralitySaturation));
-  return Math.exp(RANK.centralityWeight * (level - 1));
+  return Math.exp(RANK.centralityWeight * ((verified ? Math.max(level, RANK.verifiedCentrality) : level) - 1));
 }
 
 /**
@@ -179,7 +183,7 @@ export function documentFactor(d: DocumentSignals): number {
   return (
     reliabilityFactor(d.prior) *
     popularityFactor(d.popularity, d.verified) *
-    centralityFactor(d.mentions ?? 0) *
+    centralityFactor(d.mentions ?? 0, d.verified) *
     maturityFactor(d.version)
   );
 }

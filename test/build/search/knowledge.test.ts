@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchDocument } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
 import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
-import { maturityFactor, popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
+import { centralityFactor, maturityFactor, popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
 
 function tool(
   name: string,
@@ -73,6 +73,25 @@ describe('ranking factors', () => {
           .slice(0, 2),
       ),
     ).toEqual([b.id, a.id]);
+  });
+
+  it('counts a verified contract as named by about 15 entries: its check says more than mentions', () => {
+    expect(centralityFactor(0, true)).toBeCloseTo(Math.exp(1.5 * (0.8 - 1)), 10);
+    expect(centralityFactor(30, true)).toBe(centralityFactor(30));
+    expect(centralityFactor(3, false)).toBeLessThan(centralityFactor(3, true));
+    // Two verified gzip tools: reliability decides, not how many entries name one; unverified, mentions decide.
+    const named = tool('gzkit', 'gzip compress files', { prior: 0.86, verified: true });
+    const namers = Array.from({ length: 10 }, (_, i) => tool(`gzkit-preset-${i}`, `Preset number ${i} for Gzkit`));
+    const checked = tool('gzpack', 'gzip compress files', { prior: 0.97, verified: true });
+    const top2 = (docs: SearchDocument[]) =>
+      ids(
+        createSearchIndex([...FILLER, ...namers, ...docs])
+          .engine.search('gzip compress')
+          .slice(0, 2),
+      );
+    expect(top2([named, checked])).toEqual([checked.id, named.id]);
+    const unverified = [named, checked].map(({ verified: _, ...d }) => d);
+    expect(top2(unverified)).toEqual([named.id, checked.id]);
   });
 
   it('lets a match of every concept in the task beat a match of one in the name by a more popular tool', () => {
