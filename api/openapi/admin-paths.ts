@@ -112,6 +112,7 @@ export const adminComponentSchemas: Record<string, object> = {
       value: str,
       contract: {},
       manifest: {},
+      operations_count: { type: 'integer', description: 'Recipes queued with an API manifest.' },
       note: str,
       agent: str,
       submitted_at: { type: 'string', format: 'date-time' },
@@ -121,6 +122,21 @@ export const adminComponentSchemas: Record<string, object> = {
   AcceptRequest,
   CompileApiRequest,
   ApiManifestFile,
+  // A manifest file, and its recipes beside its own fields when they come with it.
+  ApiIngestRequest: {
+    ...ApiManifestFile,
+    title: 'ApiIngestRequest',
+    properties: {
+      ...ApiManifestFile.properties,
+      operations: {
+        type: 'array',
+        minItems: 1,
+        items: ref('Recipe'),
+        description:
+          'Its operation recipes (the `operations` of catalog/apis/operations/<service_name>.json.gz), a recipe for every intent; absent: the stored recipes stay.',
+      },
+    },
+  },
   ApiWriteResult: {
     oneOf: [
       {
@@ -306,7 +322,7 @@ export const adminPaths = {
   '/admin/apis/compile': {
     post: admin(
       'compileApi',
-      "Compile one OpenAPI 2.0/3.x definition (by url on an allowed host, or posted) into an API manifest and store it; a change of a verified manifest's base_url or auth is queued for review instead",
+      "Compile one OpenAPI 2.0/3.x definition (by url on an allowed host, or posted) into an API manifest and its operation recipes and store them; a change of a verified manifest's base_url or auth is queued for review instead",
       {
         200: json(
           ref('ApiWriteResult'),
@@ -328,16 +344,16 @@ export const adminPaths = {
   '/admin/apis/ingest': {
     post: admin(
       'ingestApi',
-      "Store a ready API manifest file (catalog/apis format, validated); a change of a verified manifest's base_url or auth is queued for review instead",
+      "Store a ready API manifest file (catalog/apis format, validated), with its operation recipes under `operations` or without (the stored ones stay); a change of a verified manifest's base_url or auth is queued for review instead",
       {
         200: json(ref('ApiWriteResult'), 'Stored'),
         202: json(ref('ApiWriteResult'), 'Queued for review'),
         409: error('The same change is already queued, or the queue is full'),
-        413: error('Body over 1 MB'),
+        413: error('Body over 8 MB'),
         415: error('Body is not JSON'),
         422: invalid,
       },
-      body('ApiManifestFile', '1 MB'),
+      body('ApiIngestRequest', '8 MB'),
     ),
   },
   '/admin/update-trust': {

@@ -1,5 +1,5 @@
 // POST /admin/apis/compile ({url} of an OpenAPI 2.0/3.x definition on an allowed host, or the {definition}
-// itself) and POST /admin/apis/ingest (a ready manifest file). Both answer 200 when stored and 202 with a
+// itself) and POST /admin/apis/ingest (a ready manifest file, with its recipes under `operations` or not). Both answer 200 when stored and 202 with a
 // ticket when the change must be reviewed first (api/writes/api-writes.ts).
 import type { H3, H3Event } from 'h3';
 import type { AppContext } from '../context.ts';
@@ -10,7 +10,7 @@ import { invalid } from '../services/errors.ts';
 import { API_INGEST_LIMIT, COMPILE_BODY_LIMIT, CompileApiRequest } from '../services/requests.ts';
 import { bodyChecker } from '../services/validation.ts';
 import { upstreamConfig } from '../../build/translate/upstream-fetch.ts';
-import { putApi, type ApiWriteResult } from '../writes/api-writes.ts';
+import { putApi, splitQueued, type ApiWriteResult } from '../writes/api-writes.ts';
 import { VALIDATION } from '../messages.ts';
 
 const checkCompile = bodyChecker<CompileBody>(CompileApiRequest);
@@ -36,6 +36,8 @@ export function adminApiRoutes(app: H3, ctx: AppContext) {
     await admin(event);
     const body = await readJsonBody(event, { limit: API_INGEST_LIMIT });
     if (body === undefined) throw invalid('body', null, VALIDATION.required, 'missing');
-    return answer(event, await putApi(ctx, body, 'ingested manifest file', ['body']));
+    // A manifest file, optionally with its recipes under `operations` (the operations file's array).
+    const { manifest, operations } = splitQueued(body);
+    return answer(event, await putApi(ctx, manifest, 'ingested manifest file', ['body'], operations));
   });
 }

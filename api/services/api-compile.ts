@@ -1,8 +1,8 @@
 // Compiling one web-API definition on request (POST /admin/apis/compile) with the same compiler as
-// `npm run compile-apis`, and storing the manifest through the API write path (writes/api-writes.ts).
+// `npm run compile-apis`, and storing the manifest and its recipes through the API write path
+// (writes/api-writes.ts).
 // Whose data failed decides the answer: the caller's posted definition is `invalid`, a fetched one `upstream`.
-import { CompileError, compileManifest } from '../../build/apis/compile.ts';
-import type { ApiManifest } from '../../build/apis/manifest.ts';
+import { CompileError, type CompiledApi, compileApi } from '../../build/apis/compile.ts';
 import { candidateName } from '../../build/apis/naming.ts';
 import { isObject } from '../../build/apis/refs.ts';
 import { hostnameOf, serverOf, specIdOf } from '../../build/apis/source.ts';
@@ -47,13 +47,13 @@ function serviceNameOf(doc: Record<string, unknown>, requested: string | undefin
   return host ? candidateName({ provider: host }) : 'api';
 }
 
-/** One definition → one manifest; `blame` says whose data failed (the caller's body or the upstream). */
-async function compile(definition: unknown, body: CompileBody, blame: (reason: string) => Error): Promise<ApiManifest> {
+/** One definition → one manifest and its recipes; `blame` says whose data failed (the caller's body or the upstream). */
+async function compile(definition: unknown, body: CompileBody, blame: (reason: string) => Error): Promise<CompiledApi> {
   if (!isObject(definition)) throw blame('the definition is not a JSON object');
   const host = hostnameOf(serverOf(definition));
   const directory = specIdOf(definition);
   try {
-    const m = await compileManifest({
+    const { manifest: m, operations } = await compileApi({
       definition,
       serviceName: serviceNameOf(definition, body.service_name),
       compiledAt: new Date().toISOString(),
@@ -61,7 +61,7 @@ async function compile(definition: unknown, body: CompileBody, blame: (reason: s
       specId: directory ?? { provider: host ?? 'unknown' },
     });
     const source = body.source_url ?? body.url ?? (directory ? m.source_url : m.manifest.base_url);
-    return { ...m, source_url: source };
+    return { manifest: { ...m, source_url: source }, operations };
   } catch (error) {
     if (error instanceof CompileError) throw blame(error.message);
     throw error;
@@ -86,9 +86,10 @@ export async function compileAndStore(
     });
     blame = (reason) => new DomainError('upstream', ADMIN.compileFailedAt(url.host, reason));
   }
-  const manifest = await compile(definition, body, blame);
+  const { manifest, operations } = await compile(definition, body, blame);
   try {
-    return await putApi(ctx, manifest, `recompiled from ${body.url ?? 'a posted definition'}`);
+    const note = `recompiled from ${body.url ?? 'a posted definition'}`;
+    return await putApi(ctx, manifest, note, ['body'], operations.operations);
   } catch (error) {
     // The compiler's output failed the schema: the definition, not the request, is at fault.
     if (error instanceof ContractInvalidError) {

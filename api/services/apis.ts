@@ -1,7 +1,6 @@
 // Compiled web-API manifests (catalog/apis/*.json) as the API serves them: loading, ranking, listing items,
 // one manifest by name. Shared by routes/services.ts, routes/search.ts and the MCP tools.
 import { type CatalogStore, isSafeId } from '../../build/catalog/catalog-store.ts';
-import type { Config } from '../../build/config.ts';
 import type { ApiManifestLike } from '../../build/search/documents.ts';
 import { CATALOG } from '../messages.ts';
 import { DomainError } from './errors.ts';

@@ -1,18 +1,17 @@
 // Operation recipes of one web API (catalog/apis/operations/<service>.json.gz, compiled with the manifests):
 // all of them, paginated, or ranked for an intent, and one by id. Nothing is loaded at start: a file is read
-// on first use. Ranking (services search asks it for up to ten APIs per query) works on a small per-API index of
+// through the catalog store on first use. Ranking (services search asks it for up to ten APIs per query) works on a small per-API index of
 // ids, summaries and their analysed words, kept for many APIs; whole recipes (Microsoft Graph beta's unpack to
 // tens of MB and take ~0.4 s to parse) are kept for a few only.
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { operationsFilePath, parseOperationsFile, type Recipe } from '../../build/apis/recipe-schema.ts';
-import type { Config } from '../../build/config.ts';
+import { parseOperationsFile, type Recipe } from '../../build/apis/recipe-schema.ts';
+import type { CatalogStore } from '../../build/catalog/catalog-store.ts';
+import { operationPage } from '../../build/discovery/api-recipes-static.ts';
 import { analyze } from '../../build/search/tokenize.ts';
 import { CATALOG } from '../messages.ts';
-import { type ApiCatalog, manifestByName } from './apis.ts';
+import { type ApiCatalog, type ApiRecord, manifestByName } from './apis.ts';
 import { DomainError } from './errors.ts';
 
-type Ctx = { apis: ApiCatalog; config: Pick<Config, 'catalogDir'> };
+type Ctx = { apis: ApiCatalog; store: Pick<CatalogStore, 'readOperations'> };
 
 /** What ranking needs of one operation: its listing fields and the words an intent can meet. */
 interface IndexedOperation {
@@ -53,31 +52,39 @@ function lru<T>(budget: number, size: (v: T) => number) {
 
 const RECIPES_KEPT = 20_000;
 const INDEX_KEPT = 300_000;
-const recipesCache = lru<Recipe[]>(RECIPES_KEPT, (r) => Math.max(1, r.length));
-const indexCache = lru<IndexedOperation[]>(INDEX_KEPT, (ix) => Math.max(1, ix.length));
+/** Cached per API with the manifest record it was read for: a new record (a write here or elsewhere) reloads. */
+interface Cached<T> {
+  record: ApiRecord;
+  value: T;
+}
+const recipesCache = lru<Cached<Recipe[]>>(RECIPES_KEPT, (r) => Math.max(1, r.value.length));
+const indexCache = lru<Cached<IndexedOperation[]>>(INDEX_KEPT, (ix) => Math.max(1, ix.value.length));
 
-const fileOf = (ctx: Ctx, serviceName: string) =>
-  operationsFilePath(path.join(ctx.config.catalogDir, 'apis'), serviceName);
-
-/** The recipes of a served API, or `not_found` when the API is not served. An API without a file has none. */
-export function operationsOf(ctx: Ctx, serviceName: string): Recipe[] {
+function recordOf(ctx: Ctx, serviceName: string): ApiRecord {
   manifestByName(ctx, serviceName);
-  const file = fileOf(ctx, serviceName);
-  const hit = recipesCache.get(file);
-  if (hit) return hit;
-  const recipes = existsSync(file)
-    ? ((parseOperationsFile(readFileSync(file)) as { operations?: Recipe[] }).operations ?? [])
-    : [];
-  recipesCache.set(file, recipes);
+  return ctx.apis.byName.get(serviceName) as ApiRecord;
+}
+
+/**
+ * The recipes of a served API, read through the catalog store (so an admin write kept in Redis is read as
+ * the files are), or `not_found` when the API is not served. An API without recipes has none.
+ */
+export async function operationsOf(ctx: Ctx, serviceName: string): Promise<Recipe[]> {
+  const record = recordOf(ctx, serviceName);
+  const hit = recipesCache.get(serviceName);
+  if (hit?.record === record) return hit.value;
+  const bytes = await ctx.store.readOperations(serviceName);
+  const recipes = bytes ? ((parseOperationsFile(bytes) as { operations?: Recipe[] }).operations ?? []) : [];
+  // Another read may have raced this one past a newer record: only the record read for is cached.
+  recipesCache.set(serviceName, { record, value: recipes });
   return recipes;
 }
 
-function indexOf(ctx: Ctx, serviceName: string): IndexedOperation[] {
-  manifestByName(ctx, serviceName);
-  const file = fileOf(ctx, serviceName);
-  const hit = indexCache.get(file);
-  if (hit) return hit;
-  const index = operationsOf(ctx, serviceName).map((r, position) => ({
+async function indexOf(ctx: Ctx, serviceName: string): Promise<IndexedOperation[]> {
+  const record = recordOf(ctx, serviceName);
+  const hit = indexCache.get(serviceName);
+  if (hit?.record === record) return hit.value;
+  const index = (await operationsOf(ctx, serviceName)).map((r, position) => ({
     id: r.id,
     method: r.method,
     path: r.path,
@@ -88,7 +95,7 @@ function indexOf(ctx: Ctx, serviceName: string): IndexedOperation[] {
     ),
     summaryTerms: new Set(analyze(r.summary ?? '')),
   }));
-  indexCache.set(file, index);
+  indexCache.set(serviceName, { record, value: index });
   return index;
 }
 
@@ -116,23 +123,22 @@ function rank(index: IndexedOperation[], q: string): IndexedOperation[] {
 export const OPERATIONS_PAGE = 50;
 
 /** GET /api/v1/services/{name}/operations: ranked for `q`, or all of them a page at a time. */
-export function operationList(ctx: Ctx, serviceName: string, q: string, limit = OPERATIONS_PAGE, offset = 0) {
-  const all = operationsOf(ctx, serviceName);
-  const matching = q ? rank(indexOf(ctx, serviceName), q).map((op) => all[op.position] as Recipe) : all;
-  const results = matching.slice(offset, offset + limit);
-  return { service_name: serviceName, query: q, total: matching.length, offset, count: results.length, results };
+export async function operationList(ctx: Ctx, serviceName: string, q: string, limit = OPERATIONS_PAGE, offset = 0) {
+  const all = await operationsOf(ctx, serviceName);
+  const matching = q ? rank(await indexOf(ctx, serviceName), q).map((op) => all[op.position] as Recipe) : all;
+  return operationPage(serviceName, q, matching, limit, offset);
 }
 
 /** One recipe by id, or `not_found`. */
-export function operationById(ctx: Ctx, serviceName: string, id: string): Recipe {
-  const r = operationsOf(ctx, serviceName).find((op) => op.id === id);
+export async function operationById(ctx: Ctx, serviceName: string, id: string): Promise<Recipe> {
+  const r = (await operationsOf(ctx, serviceName)).find((op) => op.id === id);
   if (!r) throw new DomainError('not_found', CATALOG.operationNotFound(serviceName, id));
   return r;
 }
 
 /** The few operations of an API that best match an intent, as a search listing shows them. */
-export function bestOperations(ctx: Ctx, serviceName: string, q: string, n = 3) {
-  return rank(indexOf(ctx, serviceName), q)
+export async function bestOperations(ctx: Ctx, serviceName: string, q: string, n = 3) {
+  return rank(await indexOf(ctx, serviceName), q)
     .slice(0, n)
     .map((op) => ({ id: op.id, method: op.method, path: op.path, summary: op.summary }));
 }

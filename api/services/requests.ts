@@ -12,7 +12,8 @@ export const UPDATE_TRUST_BODY_LIMIT = 2 * 1024 * 1024;
 export const CONTRIBUTE_BODY_LIMIT = 256 * 1024;
 /** A definition may be 5 MB (the upstream limit too); the wrapper adds a little. */
 export const COMPILE_BODY_LIMIT = 5 * 1024 * 1024 + 16 * 1024;
-export const API_INGEST_LIMIT = 1024 * 1024;
+/** A manifest is a few KB; with its recipes (`operations`) an ingested file may be a few MB. */
+export const API_INGEST_LIMIT = 8 * 1024 * 1024;
 export const MAX_TRUST_ENTRIES = 10_000;
 
 export const UpdateTrustRequest = Type.Object(

@@ -3,7 +3,7 @@
 import type { AppContext } from '../context.ts';
 import { ADMIN } from '../messages.ts';
 import type { Suggestion } from '../state/review-queue/types.ts';
-import { acceptApi } from '../writes/api-writes.ts';
+import { acceptApi, splitQueued } from '../writes/api-writes.ts';
 import { type CommandField, putContract, setCommand } from '../writes/catalog-writes.ts';
 import { DomainError, invalidItems } from './errors.ts';
 import { queueWritten } from './verify.ts';
@@ -19,7 +19,15 @@ function shown(s: Suggestion) {
   } catch {
     // Shown as null; accept will refuse it.
   }
-  return kind === 'api' ? { ...rest, kind, manifest: contract } : { ...rest, kind, contract };
+  if (kind === 'contract') return { ...rest, kind, contract };
+  // Recipes can be thousands: the admin sees how many come with the manifest, not each one.
+  const { manifest, operations } = splitQueued(contract);
+  return {
+    ...rest,
+    kind,
+    manifest,
+    ...(Array.isArray(operations) ? { operations_count: operations.length } : {}),
+  };
 }
 
 export async function listContributions(ctx: Pick<AppContext, 'reviewQueue'>) {

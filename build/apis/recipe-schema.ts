@@ -18,7 +18,12 @@ const FieldShape = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   required: Type.Boolean(),
   type: Type.Enum([...PARAM_TYPES]),
-  items: Type.Optional(Type.Enum([...PARAM_TYPES], { description: 'Item type of an array.' })),
+  items: Type.Optional(
+    Type.Enum([...PARAM_TYPES], {
+      description:
+        'Item type of an array. For an array of scalars, format, enum, pattern, lengths and range describe its items.',
+    }),
+  ),
   format: Type.Optional(
     Type.String({ maxLength: 40, description: 'JSON Schema format (date-time, email, uuid, binary …).' }),
   ),
@@ -31,13 +36,30 @@ const FieldShape = {
   minimum: Type.Optional(Type.Number()),
   maximum: Type.Optional(Type.Number()),
   min_items: Type.Optional(Type.Integer({ minimum: 0 })),
+  min_properties: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Fewest entries an object (a map such as tags) must hold.' }),
+  ),
   default: Type.Optional(Value),
   example: Type.Optional(Value),
   description: Type.Optional(Type.String({ maxLength: 120 })),
 };
 
-/** A field of an object-valued body parameter (one level deep, never further). */
-export const RecipeField = Type.Object(FieldShape, { additionalProperties: false });
+/** A required field of an object field: the second and last level. */
+export const RecipeSubField = Type.Object(FieldShape, { additionalProperties: false });
+
+/** A field of an object-valued body parameter (or of its array items). */
+export const RecipeField = Type.Object(
+  {
+    ...FieldShape,
+    fields: Type.Optional(
+      Type.Array(RecipeSubField, {
+        maxItems: 60,
+        description: 'The required fields of an object field (or of its array items), one level, never further.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const RecipeParam = Type.Object(
   {
@@ -87,6 +109,7 @@ export const OperationsFile = Type.Object(
   { additionalProperties: false, title: 'API operation recipes' },
 );
 
+export type RecipeSubField = Type.Static<typeof RecipeSubField>;
 export type RecipeField = Type.Static<typeof RecipeField>;
 export type RecipeParam = Type.Static<typeof RecipeParam>;
 export type Recipe = Type.Static<typeof Recipe>;

@@ -6,6 +6,7 @@
 // examples only when short, and credentials the auth block already places are not repeated.
 import type { ApiAuth } from './auth.ts';
 import type { HttpMethod } from './manifest.ts';
+import { fittingExample } from './example-fit.ts';
 import { chosenMediaType, type Operation, objectShape, parametersOf, schemaType } from './operation.ts';
 import type { Recipe, RecipeField, RecipeParam } from './recipe-schema.ts';
 import { isObject, type Json, type Resolver } from './refs.ts';
@@ -70,8 +71,11 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
   const s = flatSchema(value, r);
   const type = schemaType(s, r);
   const out: Omit<RecipeField, 'name' | 'required'> = { type };
+  // An array of scalars states its items' rules (format, enum, pattern, lengths, range): an array has none of
+  // those itself, and without them an agent's items fail (AWS account ids are 12 characters, subnet ids
+  // match `^subnet-…`).
+  const items = type === 'array' ? flatSchema(s.items, r) : {};
   if (type === 'array') {
-    const items = flatSchema(s.items, r);
     out.items = schemaType(items, r);
     if (typeof items.format === 'string' && items.format && typeof s.format !== 'string')
       out.format = items.format.slice(0, 40);
@@ -79,8 +83,11 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
       out.enum = items.enum.map(shortValue).filter((v) => v !== undefined);
   }
   if (typeof s.format === 'string' && s.format) out.format = s.format.slice(0, 40);
-  if (Array.isArray(s.enum) && s.enum.length > 0) {
-    const values = s.enum
+  const limits = out.items === 'object' || out.items === 'array' ? s : { ...items, ...s };
+  // `const` (OpenAPI 3.1, and discriminators written with it) is an enum of one value.
+  const allowedValues = Array.isArray(s.enum) ? s.enum : s.const !== undefined ? [s.const] : undefined;
+  if (allowedValues && allowedValues.length > 0) {
+    const values = allowedValues
       .filter((v) => v !== null)
       .map(shortValue)
       .filter((v) => v !== undefined);
@@ -88,27 +95,42 @@ function describeSchema(value: unknown, r: Resolver, outer: Json = {}): Omit<Rec
     else if (values.length > 0) out.example = values[0];
   }
   // Constraints the value must meet; without them an agent's guess fails validation (AWS ARNs have minLength 50).
-  if (typeof s.pattern === 'string' && s.pattern.length <= 300) out.pattern = s.pattern;
-  if (typeof s.minLength === 'number' && s.minLength > 0) out.min_length = s.minLength;
-  if (typeof s.maxLength === 'number') out.max_length = s.maxLength;
-  if (typeof s.minimum === 'number') out.minimum = s.minimum;
-  if (typeof s.maximum === 'number') out.maximum = s.maximum;
+  if (typeof limits.pattern === 'string' && limits.pattern.length <= 300) out.pattern = limits.pattern;
+  if (typeof limits.minLength === 'number' && limits.minLength > 0) out.min_length = limits.minLength;
+  if (typeof limits.maxLength === 'number') out.max_length = limits.maxLength;
+  if (typeof limits.minimum === 'number') out.minimum = limits.minimum;
+  if (typeof limits.maximum === 'number') out.maximum = limits.maximum;
   if (typeof s.minItems === 'number' && s.minItems > 0) out.min_items = s.minItems;
+  // A map that must not be empty (AWS `tags`): `{}` fails.
+  if (type === 'object' && typeof s.minProperties === 'number' && s.minProperties > 0)
+    out.min_properties = s.minProperties;
   const dflt = shortValue(s.default);
   if (dflt !== undefined) out.default = dflt;
   const example = shortValue(firstExample(outer) ?? firstExample(s));
-  // A definition's example that its own enum rules out (Azure: api-version `2018-09-01-privatepreview` where only
-  // `2018-09-01-preview` is allowed) would be the first value an agent tries; it is left out.
-  const allowed = (v: unknown) => !out.enum || out.enum.some((e) => JSON.stringify(e) === JSON.stringify(v));
-  if (example !== undefined && out.example === undefined && allowed(example)) out.example = example;
+  // A definition's example that its own rules rule out (Azure: api-version `2018-09-01-privatepreview` where
+  // only `2018-09-01-preview` is allowed; `{cEntityId}` for a uuid; a date-time for a date) would be the
+  // first value an agent tries; read as the declared type (123456 for a string is "123456"), else left out.
+  const fitting = example === undefined || out.example !== undefined ? undefined : fittingExample(out, example);
+  if (fitting !== undefined) out.example = fitting;
   return out;
 }
 
-/** Writable fields of an object schema (one level), required first when the list must be cut. */
+/** The object schema an object field (or an array of objects) holds, else undefined. */
+function nestedObject(field: Pick<RecipeField, 'type' | 'items'>, prop: unknown, r: Resolver): unknown {
+  if (field.type === 'object') return prop;
+  return field.type === 'array' && field.items === 'object' ? flatSchema(prop, r).items : undefined;
+}
+
+/**
+ * Writable fields of an object schema (one level), required first when the list must be cut. With `nest`,
+ * an object field lists its own required fields (a second level, required ones only: what a valid value
+ * needs, `Updates[].Predicate.Negated`, without the tokens of every optional one).
+ */
 function fieldsOf(
   value: unknown,
   r: Resolver,
   withDescriptions: boolean,
+  nest = false,
 ): { fields: RecipeField[]; required: Set<string> } {
   const shape = objectShape(value, r);
   const required = new Set(shape.required);
@@ -119,6 +141,11 @@ function fieldsOf(
     const field: RecipeField = { name: name.slice(0, 200), required: required.has(name), ...describeSchema(prop, r) };
     const description = withDescriptions ? brief(prop.description ?? flatSchema(prop, r).description) : undefined;
     if (description) field.description = description;
+    const nested = nest ? nestedObject(field, prop, r) : undefined;
+    if (nested !== undefined) {
+      const sub = fieldsOf(nested, r, false).fields.filter((f) => f.required);
+      if (sub.length > 0) field.fields = sub.map(({ fields: _deeper, ...leaf }) => leaf);
+    }
     fields.push(field);
   }
   // A required name the definition forgot to describe (`required: ["name"]` beside a `Name` property) is still
@@ -147,7 +174,7 @@ function bodyParams(schemaValue: unknown, required: boolean, r: Resolver): Recip
   ) {
     const whole: RecipeParam = { name: 'body', in: 'body', required, ...describeSchema(schemaValue, r) };
     if (type === 'array' && whole.items === 'object') {
-      const { fields } = fieldsOf(flatSchema(schema.items, r), r, false);
+      const { fields } = fieldsOf(flatSchema(schema.items, r), r, false, true);
       if (fields.length > 0) whole.fields = fields;
     }
     return [whole];
@@ -156,11 +183,9 @@ function bodyParams(schemaValue: unknown, required: boolean, r: Resolver): Recip
   return fields.map((f) => {
     const { name, ...rest } = f;
     const param: RecipeParam = { name, in: 'body', ...rest };
-    const prop = objectShape(schemaValue, r).properties[f.name];
-    const nested =
-      f.type === 'object' ? prop : f.type === 'array' && f.items === 'object' ? flatSchema(prop, r).items : undefined;
+    const nested = nestedObject(f, objectShape(schemaValue, r).properties[f.name], r);
     if (nested !== undefined) {
-      const sub = fieldsOf(nested, r, false).fields;
+      const sub = fieldsOf(nested, r, false, true).fields;
       if (sub.length > 0) param.fields = sub;
     }
     return param;
@@ -253,6 +278,11 @@ export function buildRecipe({ o, id, returns, doc, auth }: RecipeInput, r: Resol
       required: p.in === 'path' || p.required === true,
       ...describeSchema(schema, r, p),
     };
+    // A path segment cannot be empty: `""` among a path parameter's values (brex `dataset`) cannot be sent.
+    if (p.in === 'path' && param.enum?.includes('')) {
+      param.enum = param.enum.filter((v) => v !== '');
+      if (param.enum.length === 0) delete param.enum;
+    }
     // A required header with one allowed value is a constant the API needs (`X-Amz-Target`).
     if (p.in === 'header' && param.enum?.length === 1) {
       param.default ??= param.enum[0];

@@ -27,11 +27,24 @@ export interface CatalogStore {
   /** Writes the record as pretty JSON; answers whether it was new. */
   write(kind: RecordKind, id: string, value: unknown): Promise<{ created: boolean }>;
   remove(kind: RecordKind, id: string): Promise<void>;
+  /** The gzipped operation recipes of one API (`apis/operations/<service_name>.json.gz`), or null. */
+  readOperations(serviceName: string): Promise<Buffer | null>;
+  /** Writes them; call before writing the manifest, whose write announces the change. */
+  writeOperations(serviceName: string, gzipped: Uint8Array): Promise<void>;
   /** Present when writes go to Redis over the files (catalogStoreFor with a STORAGE_URL). */
   readonly overlay?: CatalogOverlay;
 }
 
 const key = (kind: RecordKind, id: string) => `${kind}:${id}.json`;
+/** Beside the manifests, in their own folder: `apis:` listings keep only `apis:<name>.json` keys. */
+export const operationsKey = (serviceName: string) => `apis:operations:${serviceName}.json.gz`;
+const OPERATIONS_KEY = /^apis:operations:([^:]+)\.json\.gz$/;
+
+/** The service name of an operations key (`apis:operations:<name>.json.gz`), or null for any other key. */
+export function operationsKeyName(key: string): string | null {
+  const name = OPERATIONS_KEY.exec(key)?.[1];
+  return name && isSafeId(name) ? name : null;
+}
 /** Ids come from URLs: allow only what a file name in the catalog can be, before any storage access. */
 const SAFE_ID = /^[a-z0-9][a-z0-9._-]{0,200}$/;
 
@@ -96,6 +109,15 @@ export function createCatalogStore(options: { dir: string; label?: string; drive
     async remove(kind, id) {
       if (!isSafeId(id)) return;
       await storage.removeItem(key(kind, id));
+    },
+    async readOperations(serviceName) {
+      if (!isSafeId(serviceName)) return null;
+      const raw = await storage.getItemRaw<Uint8Array | string>(operationsKey(serviceName));
+      return raw == null ? null : Buffer.from(raw as Uint8Array);
+    },
+    async writeOperations(serviceName, gzipped) {
+      if (!isSafeId(serviceName)) throw new Error(`unsafe id ${JSON.stringify(serviceName)}`);
+      await storage.setItemRaw(operationsKey(serviceName), gzipped);
     },
   };
 }

@@ -3,6 +3,7 @@
 import type { ApiManifest } from '../apis/manifest.ts';
 import { validateManifest } from '../apis/manifest.ts';
 import { type OperationsFile, validateOperationsFile } from '../apis/recipe-schema.ts';
+import type { FieldError } from '../model/validate-contract.ts';
 import type { StoredFile } from './catalog-store.ts';
 import { checkFiles, type FileCheck } from './validate-catalog.ts';
 
@@ -41,15 +42,22 @@ export function checkOperationFiles(files: StoredFile[], manifests: readonly Api
       check.errors.push(`${file}: /service_name: no manifest ${ops.service_name}.json beside it`);
       continue;
     }
-    const recipes = new Map(ops.operations.map((o) => [o.id, o]));
-    manifest.manifest.intents.forEach((intent, i) => {
-      const recipe = recipes.get(intent.id);
-      if (!recipe || recipe.method !== intent.method || recipe.path !== intent.path) {
-        check.errors.push(
-          `${file}: /operations: no recipe for intent ${i} (${intent.id}, ${intent.method} ${intent.path})`,
-        );
-      }
-    });
+    for (const e of intentsWithoutRecipe(manifest, ops)) check.errors.push(`${file}: ${e.path}: ${e.message}`);
   }
   return check;
+}
+
+/** Every intent of the manifest must have its recipe (same id, method and path): one error per intent that has none. */
+export function intentsWithoutRecipe(manifest: ApiManifest, ops: OperationsFile): FieldError[] {
+  const recipes = new Map(ops.operations.map((o) => [o.id, o]));
+  const errors: FieldError[] = [];
+  manifest.manifest.intents.forEach((intent, i) => {
+    const recipe = recipes.get(intent.id);
+    if (!recipe || recipe.method !== intent.method || recipe.path !== intent.path)
+      errors.push({
+        path: '/operations',
+        message: `no recipe for intent ${i} (${intent.id}, ${intent.method} ${intent.path})`,
+      });
+  });
+  return errors;
 }

@@ -7,17 +7,21 @@
 //     (a compare-and-delete), so a write made during the export is kept for the next one.
 // Servers keep serving the same content throughout: before --clear from Redis, after it from the files.
 import path from 'node:path';
+import { OPERATIONS_EXTENSION, OPERATIONS_FOLDER, parseOperationsFile } from '../apis/recipe-schema.ts';
 import {
+  type CatalogStore,
   catalogStoreFor,
   createCatalogStore,
   isSafeId,
+  operationsKey,
+  operationsKeyName,
   type RecordKind,
   type StoredFile,
 } from '../catalog/catalog-store.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { TOMBSTONE, topEntries } from '../catalog/storage/overlay-driver.ts';
+import { decodeRaw, TOMBSTONE, topEntries } from '../catalog/storage/overlay-driver.ts';
 import { COMPARE_AND_DELETE } from '../catalog/storage/redis-lock.ts';
-import { checkApiFiles } from '../catalog/validate-apis.ts';
+import { checkApiFiles, checkOperationFiles } from '../catalog/validate-apis.ts';
 import { checkToolFiles } from '../catalog/validate-catalog.ts';
 import { exitOnHelp } from './help.ts';
 
@@ -42,6 +46,44 @@ function parsed(id: string, file: string, text: string): StoredFile {
   }
 }
 
+/**
+ * One API's recipes from the overlay: checked against its manifest as `npm run validate` checks them
+ * (schema, a recipe for every intent), then written as the gzipped file, or deleted for a tombstone.
+ */
+async function exportOperations(
+  overlayStore: CatalogStore,
+  files: CatalogStore,
+  label: string,
+  name: string,
+  value: string,
+): Promise<'written' | 'deleted' | 'unchanged' | 'invalid'> {
+  const file = `${label}/apis/${OPERATIONS_FOLDER}/${name}${OPERATIONS_EXTENSION}`;
+  if (value === TOMBSTONE) {
+    if (!(await files.readOperations(name))) return 'unchanged';
+    await files.storage.removeItem(operationsKey(name));
+    console.log(`deleted ${file}`);
+    return 'deleted';
+  }
+  const bytes = decodeRaw(value);
+  let record: StoredFile;
+  try {
+    record = { id: name, file, value: parseOperationsFile(Buffer.from(bytes)) };
+  } catch (error) {
+    record = { id: name, file, parseError: `not valid gzipped JSON (${(error as Error).message})` };
+  }
+  const manifest = checkApiFiles([(await overlayStore.read('apis', name)) ?? { id: name, file, value: null }]).valid;
+  const errors = checkOperationFiles([record], manifest).errors;
+  if (errors.length) {
+    for (const e of errors) console.error(e);
+    console.error(`not exported: ${file} (invalid; fix it through the API or delete the key)`);
+    return 'invalid';
+  }
+  if ((await files.readOperations(name))?.equals(Buffer.from(bytes))) return 'unchanged';
+  await files.writeOperations(name, Buffer.from(bytes));
+  console.log(`wrote ${file}`);
+  return 'written';
+}
+
 async function main(): Promise<number> {
   const config = loadConfig();
   const clear = process.argv.includes('--clear');
@@ -61,6 +103,17 @@ async function main(): Promise<number> {
     for (const kind of KINDS) {
       const entries = (await topEntries(overlay.driver, `${kind}:`)).sort((a, b) => (a.key < b.key ? -1 : 1));
       for (const { key, value } of entries) {
+        const recipes = operationsKeyName(key);
+        if (recipes !== null) {
+          const r = await exportOperations(overlayStore, files, label, recipes, value);
+          if (r === 'invalid') invalid++;
+          else {
+            if (r === 'written') written++;
+            if (r === 'deleted') deleted++;
+            exported.push({ key, value });
+          }
+          continue;
+        }
         const id = key.slice(kind.length + 1, -'.json'.length);
         const file = `${label}/${kind}/${id}.json`;
         if (!key.endsWith('.json') || !isSafeId(id)) {

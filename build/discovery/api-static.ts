@@ -54,7 +54,8 @@ export async function writeManifestFiles(
 function linked(fromDir: string, toDir: string, file: string): boolean {
   const target = path.join(toDir, file);
   try {
-    mkdirSync(path.dirname(target));
+    // The recipe links (api-recipes-static.ts) may have made the folder already.
+    mkdirSync(path.dirname(target), { recursive: true });
     linkSync(path.join(fromDir, file), target);
     return true;
   } catch {

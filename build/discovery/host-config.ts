@@ -23,8 +23,24 @@ export const DYNAMIC_PATHS = [
  */
 export const HTML_PATHS = ['/', '/page/*', '/tools/*', '/search/', ...API_PAGE_PATHS.flatMap((p) => [p, `${p}/`])];
 
+const OPERATIONS = '/api/v1/services/:name/operations';
+/** A list asked for with any of these (ranked for an intent, or one page of it) is the API server's to answer. */
+const OPERATION_LIST_QUERIES = ['q', 'limit', 'offset'] as const;
+
+/**
+ * The static recipe copies (build/discovery/api-recipes-static.ts) answer the operation paths, gzip-only
+ * files under the paths the API serves. Rules above the `/api/*` proxy, first match wins.
+ */
+const recipeRewrites = (apiOrigin: string) => [
+  '# Operation recipes: static gzipped copies; a list ranked for an intent or paged goes to the API server.',
+  ...OPERATION_LIST_QUERIES.map((q) => `${OPERATIONS}  ${q}=:${q}  ${apiOrigin}${OPERATIONS}  200`),
+  `${OPERATIONS}  ${OPERATIONS}.json.gz  200`,
+  `${OPERATIONS}/:id  ${OPERATIONS}/:id.json.gz  200`,
+];
+
 export function hostConfigFiles(apiOrigin: string): OutputFile[] {
   const redirects = [
+    ...recipeRewrites(apiOrigin),
     '# Dynamic paths go to the API server (status 200 = proxy, the URL stays the same).',
     ...DYNAMIC_PATHS.map((p) => `${p}  ${apiOrigin}${p.replace('/*', '/:splat')}  200`),
     '',
@@ -41,6 +57,13 @@ export function hostConfigFiles(apiOrigin: string): OutputFile[] {
     '/sitemaps/*',
     '  Content-Type: application/xml; charset=utf-8',
     '/*.json',
+    '  Access-Control-Allow-Origin: *',
+    // One rule for the recipe files and the paths rewritten to them (operations, operations.json.gz,
+    // operations/<id>, operations/<id>.json.gz), so the encoding is set once whichever of the two paths a
+    // host matches headers on.
+    '/api/v1/services/*/operations*',
+    '  Content-Type: application/json',
+    '  Content-Encoding: gzip',
     '  Access-Control-Allow-Origin: *',
     // No longer lifetime for the search index: its file names (terms/N.json, docs/N.json) are not content
     // hashes, so a year-long rule would pair new manifests with old shards; and a second Cache-Control

@@ -4,9 +4,10 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { loadApiSnapshot } from '../catalog/api-snapshot.ts';
 import { API_PAGE_PATHS, apiPagesData } from './api-site-data.ts';
-import { catalogStoreFor } from '../catalog/catalog-store.ts';
+import { type CatalogStore, catalogStoreFor } from '../catalog/catalog-store.ts';
 import type { ToolContract } from '../model/contract.ts';
 import { AGENT_DOCUMENT_PATHS, agentDocument } from '../discovery/agent-document.ts';
+import { pruneRecipeStore, recipesStoreOf } from '../discovery/api-recipes-static.ts';
 import { servedManifest } from '../discovery/api-static.ts';
 import { hostConfigFiles } from '../discovery/host-config.ts';
 import { schemaFiles } from '../model/json-schemas.ts';
@@ -14,7 +15,7 @@ import { llmsFiles } from '../discovery/llms-txt.ts';
 import { robotsTxt } from '../discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from '../discovery/sitemap.ts';
 import { addStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
-import { BUILD_INFO, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
+import { BUILD_INFO, buildsDirOf, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
 import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
 import { renderSite } from './site.ts';
 import { siteData } from './site-data.ts';
@@ -98,6 +99,20 @@ export function discoveryFiles({
   ];
 }
 
+/** Each served API's gzipped recipes file as the store holds it (null when it has none). */
+async function readRecipes(store: CatalogStore, served: readonly { service_name: string }[]) {
+  const out = new Map<string, Buffer | null>();
+  let next = 0;
+  const worker = async () => {
+    while (next < served.length) {
+      const name = (served[next++] as { service_name: string }).service_name;
+      out.set(name, await store.readOperations(name));
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return out;
+}
+
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? (() => {});
   const started = performance.now();
@@ -111,9 +126,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   };
 
   const store = catalogStoreFor({ catalogDir: options.catalogDir, storageUrl: options.storageUrl });
-  const [snapshot, apis] = await phase('load', () =>
-    Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]),
-  ).finally(() => store.storage.dispose());
+  const [snapshot, apis, recipes] = await phase('load', async () => {
+    const [snapshot, apis] = await Promise.all([options.snapshot ?? loadSnapshot(store), loadApiSnapshot(store)]);
+    return [snapshot, apis, await readRecipes(store, apis.served)] as const;
+  }).finally(() => store.storage.dispose());
   // A given snapshot (the API's live rebuilds) was already filtered by its loader: a bad API file is
   // skipped there too, as the server skips it, rather than stopping every rebuild until someone fixes it.
   if (options.snapshot) for (const e of apis.errors) log(`skipped: ${e}`);
@@ -147,6 +163,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       apis: apis.served.map(servedManifest),
       // The API engine adds the same topics (api/services/tool-search.ts), so both searches rank alike.
       services: [...serviceTopics(apis.served)],
+      // Symlinked from the recipe store, unpacking only recipes files no build has seen.
+      recipes: [...recipes],
+      recipeStore: recipesStoreOf(options.distDir),
       prevDir: prev?.dir ?? null,
     });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
@@ -176,6 +195,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const worker = await phase('worker-wait', () => side);
     Object.assign(phases, worker.phases);
     const compressed = addStats(own, worker.compressed);
+    const recipeStats = worker.recipes;
     const ms = Math.round(performance.now() - started);
     const info = {
       generated_at: generatedAt,
@@ -186,6 +206,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       build_ms: ms,
       incremental: Boolean(prev),
       rendered_tools: render.length,
+      api_recipes: { apis: recipeStats.apis, unpacked: recipeStats.unpacked },
       compressed: {
         files: compressed.files,
         linked: compressed.linked,
@@ -198,7 +219,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await phase('swap', () => swapIn(options.distDir, buildDir));
     // Deleting an old build (tens of thousands of files) must not delay this write's visibility or the
     // next build: it runs in the background and only ever touches folders other than the current one.
-    const pruned = pruneBuilds(options.distDir).catch(() => undefined);
+    const pruned = pruneBuilds(options.distDir)
+      .then(() => pruneRecipeStore(options.distDir, buildsDirOf(options.distDir)))
+      .then(
+        () => undefined,
+        () => undefined,
+      );
     return {
       pruned,
       buildDir,

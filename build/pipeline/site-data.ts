@@ -65,8 +65,14 @@ export interface SiteData {
   toolsCount: number;
   indexPages: IndexPage[];
   indexToc: IndexTocItem[];
-  /** The tool pages to render: every tool in a full build, the changed and new ones in an incremental one. */
+  /**
+   * The tool pages to render: every tool in a full build, the changed and new ones in an incremental one.
+   * Empty here: renderSite makes each batch's pages from `rendered` as it goes (build/pipeline/site.ts), so
+   * 100,000 pages' data never sit in memory at once.
+   */
   toolPages: ToolPage[];
+  /** The tools whose own page this build writes. */
+  rendered: readonly ToolContract[];
   /** The web-API pages (/llmo-apis, /mai-api). */
   apis: ApiPagesData;
 }
@@ -195,7 +201,8 @@ export function siteData(
     toolsCount: tools.length,
     indexPages: pages,
     indexToc: indexToc(pages),
-    toolPages: rendered.map((t) => toolPage(t, baseUrl)),
+    toolPages: [],
+    rendered,
     apis,
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ToolContract } from '../model/contract.ts';
+import { linkRecipeFiles, type RecipeLinkStats } from '../discovery/api-recipes-static.ts';
 import { type ServedManifest, writeManifestFiles } from '../discovery/api-static.ts';
 import { contractFile, listingFiles } from '../discovery/static-json.ts';
 import type { OutputFile } from '../discovery/sitemap.ts';
@@ -28,6 +29,12 @@ export interface WorkerJob {
   render: string[] | null;
   /** Served web-API manifests: each becomes /api/v1/services/<name>/mai-api.json. */
   apis: ServedManifest[];
+  /**
+   * Each served API's gzipped recipes file (null for none), as [service_name, bytes] pairs: each gets
+   * its static operation files, linked from the recipe store `recipeStore`.
+   */
+  recipes: [string, Uint8Array | null][];
+  recipeStore: string;
   /** Topic words per service (knowledge.ts serviceTopics of the API manifests), as [key, words] pairs. */
   services?: [string, string[]][];
   /** The build this one is incremental to, or null for a full build. */
@@ -36,6 +43,7 @@ export interface WorkerJob {
 
 export interface WorkerResult {
   phases: Record<string, number>;
+  recipes: RecipeLinkStats;
   compressed: CompressStats;
 }
 
@@ -64,6 +72,11 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const a = performance.now();
   await writeManifestFiles(job.buildDir, job.apis, job.prevDir);
   phases['api-json'] = Math.round(performance.now() - a);
+  const r = performance.now();
+  // A structured clone hands Buffers over as plain Uint8Arrays.
+  const bytes = new Map(job.recipes.map(([name, b]) => [name, b && Buffer.from(b.buffer, b.byteOffset, b.byteLength)]));
+  const recipes = await linkRecipeFiles(job.buildDir, job.recipeStore, bytes);
+  phases['api-recipes'] = Math.round(performance.now() - r);
   const s = performance.now();
   await writeSearch(job);
   phases.search = Math.round(performance.now() - s);
@@ -71,7 +84,7 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const c = performance.now();
   const compressed = await precompress(job.buildDir, job.prevDir, { only: WORKER_OUTPUTS });
   phases['compress-json'] = Math.round(performance.now() - c);
-  return { phases, compressed };
+  return { phases, recipes, compressed };
 }
 
 /**

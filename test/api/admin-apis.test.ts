@@ -7,8 +7,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DEFINITION_HOSTS, definitionHosts } from '../../api/services/api-compile.ts';
+import { gunzipSync } from 'node:zlib';
 import { validateManifest } from '../../build/apis/manifest.ts';
-import { sampleManifest } from '../helpers/api-manifests.ts';
+import { operationsFilePath, parseOperationsFile, validateOperationsFile } from '../../build/apis/recipe-schema.ts';
+import { sampleManifest, sampleRecipes } from '../helpers/api-manifests.ts';
 import { type AdminServer, settled, startAdminServer } from './admin-helpers.ts';
 
 /** An OpenAPI 3 definition of a small mail API; `patch` changes servers, security or adds paths. */
@@ -185,6 +187,27 @@ describe('admin API manifest routes', () => {
     expect(await fsp.readFile(path.join(s.distDir, 'api/v1/services/acmemail_api/mai-api.json'), 'utf8')).toBe(
       JSON.stringify(m.manifest),
     );
+    // Its recipes were stored with it (catalog/apis/operations/, the normal write path) and are served...
+    const recipes = parseOperationsFile(
+      await fsp.readFile(operationsFilePath(path.join(s.catalogDir, 'apis'), 'acmemail_api')),
+    );
+    expect(validateOperationsFile(recipes)).toEqual([]);
+    const ops = (await s.json('/api/v1/services/acmemail_api/operations')).body;
+    expect(ops).toMatchObject({ service_name: 'acmemail_api', total: 3 });
+    expect((await s.json('/api/v1/services/acmemail_api/operations/send_message')).body).toMatchObject({
+      method: 'POST',
+      path: '/messages',
+      content_type: 'application/json',
+      params: [
+        { name: 'to', in: 'body', required: true },
+        { name: 'subject', in: 'body', required: true },
+      ],
+    });
+    // ...and the rebuilt site holds their static copies.
+    const recipeFile = path.join(s.distDir, 'api/v1/services/acmemail_api/operations/send_message.json.gz');
+    expect(JSON.parse(gunzipSync(await fsp.readFile(recipeFile)).toString())).toEqual(
+      (await s.json('/api/v1/services/acmemail_api/operations/send_message')).body,
+    );
     const page = await s.fetch('/llmo-apis');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('/api/v1/services/acmemail_api/mai-api.json');
@@ -196,6 +219,9 @@ describe('admin API manifest routes', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'ok', service_name: 'acmemail_api', created: false });
     expect((await served('acmemail_api')).body.intents).toHaveLength(4);
+    // The new recipes are served at once (no stale copy from before the write).
+    expect((await s.json('/api/v1/services/acmemail_api/operations')).body.total).toBe(4);
+    expect((await s.json('/api/v1/services/acmemail_api/operations/list_templates')).status).toBe(200);
   });
 
   it('never silently moves a verified base_url: the change is queued (202) and applied when accepted', async () => {
@@ -219,11 +245,16 @@ describe('admin API manifest routes', () => {
       manifest: { manifest: { base_url: 'https://mail.acme-new.io/v2' } },
     });
     expect(item.note).toContain('base_url: https://api.acmemail.io/v1 -> https://mail.acme-new.io/v2');
+    // The recipes wait with it; the listing counts them instead of showing each.
+    expect(item.operations_count).toBe(3);
+    expect(item.manifest.operations).toBeUndefined();
+    expect((await s.json('/api/v1/services/acmemail_api/operations')).body.total).toBe(4);
     const accepted = await s.admin('POST', `/admin/contributions/${r.body.ticket}/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ status: 'ok', kind: 'api', aid: 'acmemail_api', created: false });
     expect((await fileOf('acmemail_api')).manifest.base_url).toBe('https://mail.acme-new.io/v2');
     expect((await served('acmemail_api')).body.base_url).toBe('https://mail.acme-new.io/v2');
+    expect((await s.json('/api/v1/services/acmemail_api/operations')).body.total).toBe(3);
     expect((await s.admin('GET', '/admin/contributions')).body.count).toBe(0);
   });
 
@@ -248,6 +279,42 @@ describe('admin API manifest routes', () => {
     const draft = sampleManifest('draft_api', { record: { verified: false } });
     expect((await ingest(draft)).status).toBe(200);
     expect((await served('draft_api')).status).toBe(404);
+  });
+
+  it('ingests a manifest with its recipes (`operations`), stores both and serves the recipes at once', async () => {
+    const m = sampleManifest('courier_api', { category: 'email' });
+    const r = await ingest({ ...m, operations: sampleRecipes() });
+    expect(r.status).toBe(200);
+    expect(r.body.manifest).toEqual(m);
+    expect(await fileOf('courier_api')).toEqual(m);
+    const stored = parseOperationsFile(
+      await fsp.readFile(operationsFilePath(path.join(s.catalogDir, 'apis'), 'courier_api')),
+    );
+    expect(stored).toEqual({ service_name: 'courier_api', operations: sampleRecipes() });
+    expect((await s.json('/api/v1/services/courier_api/operations/get_message')).body).toEqual(sampleRecipes()[1]);
+    // Without `operations` the stored recipes stay as they are.
+    expect((await ingest(m)).status).toBe(200);
+    expect((await s.json('/api/v1/services/courier_api/operations')).body.total).toBe(2);
+  });
+
+  it('refuses recipes that are invalid or miss an intent (422 under body.operations), storing neither file', async () => {
+    const m = sampleManifest('parcel_api');
+    const cases: [unknown, string][] = [
+      [[sampleRecipes()[1]], 'body.operations'],
+      [[{ ...sampleRecipes()[0], method: 'SEND' }], 'body.operations.0.method'],
+      [[sampleRecipes()[0], sampleRecipes()[0]], 'body.operations.1.id'],
+      ['none', 'body.operations'],
+    ];
+    for (const [operations, loc] of cases) {
+      const r = await ingest({ ...m, operations });
+      expect(r.status, loc).toBe(422);
+      expect(
+        r.body.detail.map((d: { loc: unknown[] }) => d.loc.join('.')),
+        loc,
+      ).toContain(loc);
+    }
+    expect(existsSync(path.join(s.catalogDir, 'apis', 'parcel_api.json'))).toBe(false);
+    expect(existsSync(operationsFilePath(path.join(s.catalogDir, 'apis'), 'parcel_api'))).toBe(false);
   });
 
   it('answers 422 naming each bad field of an ingested manifest, and stores nothing', async () => {

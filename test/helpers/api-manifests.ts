@@ -2,6 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { ApiManifest } from '../../build/apis/manifest.ts';
+import type { Recipe } from '../../build/apis/recipe-schema.ts';
 
 type Patch = Partial<Omit<ApiManifest, 'manifest' | 'record'>> & {
   manifest?: Partial<ApiManifest['manifest']>;
@@ -47,4 +48,28 @@ export async function writeManifest(catalogDir: string, m: unknown, name?: strin
   const file = path.join(dir, `${name ?? (m as ApiManifest).service_name}.json`);
   await fsp.writeFile(file, `${JSON.stringify(m, null, 2)}\n`);
   return file;
+}
+
+/** Recipes matching sampleManifest's one intent (send_message), plus one more operation. */
+export function sampleRecipes(): Recipe[] {
+  return [
+    {
+      id: 'send_message',
+      method: 'POST',
+      path: '/messages',
+      summary: 'Send a message',
+      content_type: 'application/json',
+      params: [{ name: 'to', in: 'body', required: true, type: 'string', format: 'email' }],
+      returns: 'the created message',
+      auth: [['bearer']],
+    },
+    {
+      id: 'get_message',
+      method: 'GET',
+      path: '/messages/{id}',
+      params: [{ name: 'id', in: 'path', required: true, type: 'string' }],
+      returns: 'one message',
+      auth: [['bearer']],
+    },
+  ];
 }

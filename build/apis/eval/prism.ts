@@ -4,6 +4,7 @@
 // reports a request violation (`sl-violations` with an error, or one of its problem+json request errors).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import type { BuiltRequest } from './request.ts';
 
@@ -57,40 +58,119 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
  * listen), in this process. Starting a Node process and loading Prism's modules for each API costs more
  * CPU than the mock itself; on a loaded machine that decides whether 300 APIs take 20 minutes or two hours.
  */
-async function sendTo(port: number, request: BuiltRequest): Promise<Verdict> {
-  const res = await fetch(`http://127.0.0.1:${port}${request.url}`, {
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await res.text();
-  const violations = res.headers.get('sl-violations');
-  if (violations) {
-    try {
-      const list = JSON.parse(violations) as { severity?: string; message?: string; path?: string[] }[];
-      // Prism also checks the response it generated itself; only violations of the request count.
-      const error = list.find(
-        (v) => String(v.severity).toLowerCase() === 'error' && !/^response\b/i.test(v.message ?? ''),
-      );
-      if (error)
-        return {
-          accepted: false,
-          status: res.status,
-          reason: `violation: ${(error.path ?? []).join('.')} ${error.message ?? ''}`.slice(0, 200),
-        };
-    } catch {
-      return { accepted: false, status: res.status, reason: 'violation (unparsable header)' };
-    }
+/**
+ * The first violation of the request in Prism's `sl-violations` header, or null. Prism also checks the
+ * response it generated itself, and only violations of the request count. With many violations it writes
+ * `Too many violations! ` before the list and may cut the list short: then each entry is read by pattern.
+ */
+export function requestViolation(header: string): string | null {
+  type Violation = { severity?: string; message?: string; path?: string[]; location?: string[] };
+  const isRequestError = (v: Violation) =>
+    String(v.severity).toLowerCase() === 'error' &&
+    !/^response\b/i.test(v.message ?? '') &&
+    (v.location?.[0] ?? 'request') !== 'response';
+  const json = header.slice(Math.max(0, header.indexOf('[')));
+  let list: Violation[];
+  try {
+    list = JSON.parse(json) as Violation[];
+  } catch {
+    list = [...json.matchAll(/\{[^{}]*"message":"((?:[^"\\]|\\.)*)"[^{}]*\}/g)].map((m) => {
+      const entry = m[0];
+      return {
+        message: m[1],
+        severity: /"severity":"([^"]*)"/.exec(entry)?.[1],
+        location: /"location":\["([^"]*)"/.exec(entry)?.slice(1),
+      };
+    });
+    if (list.length === 0) return 'violation (unparsable header)';
   }
-  const error = REQUEST_ERRORS.exec(text.slice(0, 500));
-  if (error && /problem\+json/.test(res.headers.get('content-type') ?? '')) {
+  const error = list.find(isRequestError);
+  if (!error) return null;
+  return `violation: ${(error.path ?? error.location ?? []).join('.')} ${error.message ?? ''}`.slice(0, 200);
+}
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** null when the body could not be read whole. */
+  text: string | null;
+}
+
+/**
+ * One request over node:http rather than fetch: Prism copies the response headers a definition declares,
+ * Content-Length among them (nowpayments), and fetch then fails the whole exchange although Prism has
+ * already answered with its status and headers, which are what says whether the request was accepted.
+ * node:http also sends a body on GET, which some definitions require (Swagger conversions).
+ */
+async function exchange(port: number, request: BuiltRequest): Promise<RawResponse> {
+  const headers: Record<string, string> = { ...request.headers };
+  let body: Buffer | undefined;
+  if (request.body instanceof FormData) {
+    // The multipart encoding and its boundary, as fetch would make them.
+    const encoded = new Request('http://localhost/', { method: 'POST', body: request.body });
+    body = Buffer.from(await encoded.arrayBuffer());
+    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+  } else if (request.body !== undefined) body = Buffer.from(request.body);
+  if (body) headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: request.method,
+        path: request.url,
+        headers,
+        timeout: REQUEST_TIMEOUT_MS,
+        // Those copied headers can also pair Content-Length with Transfer-Encoding, which the strict parser
+        // refuses before it reports the status.
+        insecureHTTPParser: true,
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        let settled = false;
+        const done = (text: string | null) => {
+          if (settled) return;
+          settled = true;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        };
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => done(Buffer.concat(parts).toString('utf8')));
+        res.on('error', () => done(null));
+        res.on('close', () => done(null)); // closed before its end: what came is not the whole body
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer in ${REQUEST_TIMEOUT_MS / 1000} s`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function sendTo(port: number, request: BuiltRequest): Promise<Verdict> {
+  const res = await exchange(port, request);
+  const header = (name: string) => {
+    const v = res.headers[name];
+    return Array.isArray(v) ? v.join(', ') : (v ?? '');
+  };
+  const problem = /problem\+json/.test(header('content-type'));
+  const violations = header('sl-violations');
+  if (violations) {
+    const error = requestViolation(violations);
+    if (error) return { accepted: false, status: res.status, reason: error };
+  }
+  if (res.text === null)
+    return problem && res.status >= 400
+      ? { accepted: false, status: res.status, reason: `status ${res.status} (unreadable problem body)` }
+      : { accepted: true, status: res.status };
+  const error = REQUEST_ERRORS.exec(res.text.slice(0, 500));
+  if (error && problem) {
     let detail = '';
     try {
-      const problem = JSON.parse(text) as { detail?: string; validation?: { location?: string[]; message?: string }[] };
-      const first = problem.validation?.[0];
-      detail = first ? `${(first.location ?? []).join('.')} ${first.message ?? ''}` : (problem.detail ?? '');
+      const body = JSON.parse(res.text) as {
+        detail?: string;
+        validation?: { location?: string[]; message?: string }[];
+      };
+      const first = body.validation?.[0];
+      detail = first ? `${(first.location ?? []).join('.')} ${first.message ?? ''}` : (body.detail ?? '');
     } catch {
       /* the error name is enough */
     }

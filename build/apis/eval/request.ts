@@ -3,7 +3,7 @@
 // the body encoded as the recipe's content type; credentials placed as the manifest's auth schemes say.
 import { createRequire } from 'node:module';
 import type { Auth, AuthScheme } from '../manifest.ts';
-import type { Recipe, RecipeField, RecipeParam } from '../recipe-schema.ts';
+import type { Recipe, RecipeField, RecipeParam, RecipeSubField } from '../recipe-schema.ts';
 
 // randexp's typings declare an ES default export, but the package is CommonJS with module.exports = class.
 interface Generator {
@@ -39,7 +39,7 @@ const FORMAT_VALUES: Readonly<Record<string, unknown>> = {
   duration: 'P1D',
 };
 
-type Shape = Omit<RecipeField, 'name' | 'required'> & { fields?: RecipeField[] };
+type Shape = Omit<RecipeField, 'name' | 'required' | 'fields'> & { fields?: readonly RecipeSubField[] };
 
 /** A string meeting the pattern and length limits; randexp draws from a fixed seed, so runs repeat. */
 function stringOf(f: Shape): string {
@@ -90,18 +90,23 @@ export function fillValue(f: Shape): unknown {
     case 'boolean':
       return true;
     case 'array': {
-      const item =
-        f.items === 'object' ? objectOf(f.fields ?? []) : fillValue({ type: f.items ?? 'string', format: f.format });
+      // The items' own rules are the array's (recipe-schema.ts): an item is made from them.
+      const { type: _array, items, enum: _enum, example: _ex, default: _def, min_items: _min, fields, ...rules } = f;
+      const item = items === 'object' ? objectOf(fields ?? []) : fillValue({ ...rules, type: items ?? 'string' });
       return Array.from({ length: Math.max(1, f.min_items ?? 1) }, () => item);
     }
-    case 'object':
-      return objectOf(f.fields ?? []);
+    case 'object': {
+      const value = objectOf(f.fields ?? []);
+      // A map that must hold entries (tags): one entry, named and valued plainly.
+      if ((f.min_properties ?? 0) > 0 && Object.keys(value).length === 0) value.key = 'value';
+      return value;
+    }
     default:
       return stringOf(f);
   }
 }
 
-function objectOf(fields: readonly RecipeField[]): Record<string, unknown> {
+function objectOf(fields: readonly (RecipeField | RecipeSubField)[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of fields) if (f.required) out[f.name] = fillValue(f);
   return out;
@@ -200,7 +205,8 @@ export function buildRequest(recipe: Recipe, auth: Auth): BuiltRequest {
   const request: BuiltRequest = { method: recipe.method, url: pathOf(recipe, values), headers };
   const qs = query.toString();
   if (qs) request.url += `${request.url.includes('?') ? '&' : '?'}${qs}`;
-  if (recipe.content_type && recipe.method !== 'GET') {
+  // A GET sends a body only when its recipe requires one (some definitions do; HTTP allows it).
+  if (recipe.content_type && (recipe.method !== 'GET' || body.some((p) => p.required))) {
     request.body = bodyOf(recipe.content_type, body);
     // fetch sets the multipart boundary itself.
     const declared = Object.keys(headers).some((h) => h.toLowerCase() === 'content-type');

@@ -19,6 +19,16 @@ export interface OverlayOptions {
 const text = (v: unknown): string | null =>
   v == null ? null : typeof v === 'string' ? v : Buffer.from(v as Uint8Array).toString('utf8');
 
+/**
+ * Binary values (gzipped operation recipes) go to the text-only top layer as unstorage's own raw encoding,
+ * `base64:` and the bytes in base64; records (JSON text, never starting so) are kept as they are.
+ */
+export const RAW_PREFIX = 'base64:';
+const encodeRaw = (v: string | Uint8Array): string =>
+  typeof v === 'string' ? v : RAW_PREFIX + Buffer.from(v).toString('base64');
+export const decodeRaw = (v: string): string | Buffer =>
+  v.startsWith(RAW_PREFIX) ? Buffer.from(v.slice(RAW_PREFIX.length), 'base64') : v;
+
 /** The top layer's keys under `prefix` with their values (tombstones included): what export writes back. */
 export async function topEntries(top: Driver, prefix: string): Promise<{ key: string; value: string }[]> {
   const keys = (await top.getKeys(prefix, {})).filter((k) => k.startsWith(prefix));
@@ -44,11 +54,11 @@ export const overlayDriver = defineDriver((opts: OverlayOptions) => {
   const get = async (key: string): Promise<string | Uint8Array | null> => {
     const over = text(await top.getItem(key, {}));
     if (over === TOMBSTONE) return null;
-    if (over !== null) return over;
+    if (over !== null) return decodeRaw(over);
     const raw = base.getItemRaw ? await base.getItemRaw(key, {}) : await base.getItem(key, {});
     return (raw as string | Uint8Array | null) ?? null;
   };
-  const set = (key: string, value: string | Uint8Array) => top.setItem?.(key, text(value) ?? '', {});
+  const set = (key: string, value: string | Uint8Array) => top.setItem?.(key, encodeRaw(value), {});
   return {
     name: 'catalog-overlay',
     options: opts,

@@ -2,12 +2,18 @@
 // started on the source definition (validation on, loopback). Every operation must be accepted, and
 // requests that break the recipe (a constant header dropped, credentials missing, a limit ignored) must
 // be rejected, so the check can fail.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileApi } from '../../../build/apis/compile.ts';
-import { matches } from '../../../build/apis/eval/flagship.ts';
-import { type PrismServer, startPrism } from '../../../build/apis/eval/prism.ts';
+import {
+  FLAGSHIP_FILE,
+  flagshipCoverage,
+  INDEPENDENT_FLAGSHIP_FILE,
+  loadFlagship,
+  matches,
+} from '../../../build/apis/eval/flagship.ts';
+import { type PrismServer, requestViolation, startPrism } from '../../../build/apis/eval/prism.ts';
 import { buildRequest, fillValue } from '../../../build/apis/eval/request.ts';
 import type { OperationsFile } from '../../../build/apis/recipe-schema.ts';
 import type { ApiManifest } from '../../../build/apis/manifest.ts';
@@ -109,5 +115,49 @@ describe('flagship matching', () => {
     expect(
       matches('op:SendMessage', { id: 'send_message_batch', method: 'POST', path: '/#Action=SendMessageBatch' }),
     ).toBe(false);
+  });
+});
+
+describe('flagship coverage', () => {
+  it('counts entries among the intents, and tells the misses the definition lacks from those it has', () => {
+    const intents = [{ id: 'post_mail_send', method: 'POST' as const, path: '/mail/send', params: {}, returns: 'x' }];
+    const operations = [...intents, { id: 'get_templates', method: 'GET' as const, path: '/templates' }];
+    const c = flagshipCoverage(
+      { mail_api: ['POST /mail/send', 'GET /templates', 'GET /nowhere'], gone_api: ['GET /x'] },
+      (name) => (name === 'mail_api' ? intents : undefined),
+      (name) => (name === 'mail_api' ? operations : undefined),
+    );
+    expect(c).toEqual({
+      found: 1,
+      total: 3,
+      missingApis: ['gone_api'],
+      misses: ['mail_api: GET /templates', 'mail_api: GET /nowhere'],
+      absent: ['mail_api: GET /nowhere'],
+    });
+  });
+
+  it('both lists name APIs of the catalog, and none twice', () => {
+    const first = loadFlagship(FLAGSHIP_FILE);
+    const second = loadFlagship(INDEPENDENT_FLAGSHIP_FILE);
+    expect(Object.keys(second).length).toBeGreaterThanOrEqual(25);
+    expect(Object.keys(second).filter((k) => k in first)).toEqual([]);
+    const apis = path.resolve(import.meta.dirname, '../../../catalog/apis');
+    expect(Object.keys(second).filter((k) => !existsSync(path.join(apis, `${k}.json`)))).toEqual([]);
+  });
+});
+
+describe('Prism violations header', () => {
+  it('counts violations of the request only, also in a list Prism cut short after "Too many violations!"', () => {
+    const response =
+      '{"location":["response","body","arn"],"severity":"Error","message":"Response body property arn must"}';
+    expect(requestViolation(`Too many violations! [${response},{"location":["resp`)).toBeNull();
+    expect(requestViolation(`[${response}]`)).toBeNull();
+    expect(
+      requestViolation(
+        `Too many violations! [${response},{"location":["request","body","x"],"severity":"Error","message":"Request body property x must be string"},{"lo`,
+      ),
+    ).toMatch(/^violation: request.* Request body property x must be string$/);
+    expect(requestViolation('[{"path":["body"],"severity":"Warning","message":"Request body is odd"}]')).toBeNull();
+    expect(requestViolation('garbage')).toBe('violation (unparsable header)');
   });
 });

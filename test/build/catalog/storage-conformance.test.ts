@@ -3,6 +3,7 @@
 // production overlay). Each backend must read, list, write, overwrite and delete records the same way, keep
 // the base files untouched when it is an overlay, and never wipe the catalog through clear().
 import { promises as fsp } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { createStorage, type Driver, type Storage } from 'unstorage';
@@ -123,6 +124,22 @@ describe.each(backends)('catalog storage driver: $name', (backend) => {
     await expect(fsp.access(path.join(baseDir, 'tools', 'a.json'))).rejects.toThrow();
     const entries = await topEntries(top, 'tools:');
     expect(entries.find((e) => e.key === 'tools:seed.json')?.value).toBe(TOMBSTONE);
+  });
+
+  it('keeps binary values (gzipped recipes) byte for byte, beside the records and out of their listing', async () => {
+    const store = createCatalogStore({ dir: baseDir, driver: (await backend.make(baseDir)).driver });
+    // Bytes that are not UTF-8 (0xff, a lone 0x8b): a text round trip would change them.
+    const bytes = Buffer.concat([gzipSync('{"service_name":"bin_api","operations":[]}'), Buffer.from([0xff, 0x8b])]);
+    await store.writeOperations('bin_api', bytes);
+    await store.write('apis', 'bin_api', { service_name: 'bin_api' });
+    expect((await store.readOperations('bin_api'))?.equals(bytes)).toBe(true);
+    expect(await store.readOperations('none_api')).toBeNull();
+    expect(await store.readOperations('../tools/seed')).toBeNull();
+    expect(await store.list('apis')).toContain('bin_api');
+    expect((await store.list('apis')).some((id) => id.includes('operations'))).toBe(false);
+    if (!top)
+      expect((await fsp.readFile(path.join(baseDir, 'apis/operations/bin_api.json.gz'))).equals(bytes)).toBe(true);
+    await store.storage.dispose();
   });
 
   it('serves the catalog store: readAll parses records and reports a broken file instead of throwing', async () => {
