@@ -149,6 +149,9 @@ export function fillInput(name: string, info: PropertyInfo, given?: string): Fil
     given ?? (declared === undefined ? undefined : typeof declared === 'string' ? declared : JSON.stringify(declared));
   switch (role) {
     case 'input_file': {
+      // A caller that gives an empty value leaves an optional file out (an attachment, a text file read instead
+      // of the text): no sample may stand in for it, or the command would read the sample instead of the text.
+      if (given === '') return { value: '', source };
       // A file the tool reads: the declared name (or a name with the right extension) holding a sample.
       const ext = extOf(text ?? '') ?? hintedExt(name, info) ?? 'txt';
       const value = text && !text.includes('..') && !path.isAbsolute(text) ? text : `input-${name}.${ext}`;

@@ -72,3 +72,23 @@ describe('fillInput for files named inside URLs, and media links', () => {
     expect(page.value).toMatch(/\/sample\.html$/);
   });
 });
+
+describe('fillInput for optional files', () => {
+  const optional = { type: 'string', role: 'input_file' as const, default: '', examples: ['sample.txt'] };
+
+  it('stages a sample when nobody gives a value, so verification runs the file path too', () => {
+    const r = fillInput('text_file', optional);
+    expect(r.value).not.toBe('');
+    expect(r.sample).toBe('sample.txt');
+  });
+
+  it('leaves the file out when the caller gives an empty value: no sample may stand in for it', () => {
+    const r = fillInput('text_file', optional, '');
+    expect(r).toEqual({ value: '', source: 'given' });
+  });
+
+  it('still stages what the caller names', () => {
+    const r = fillInput('text_file', optional, 'in/notes.txt');
+    expect(r.value).toBe('in/notes.txt');
+  });
+});
