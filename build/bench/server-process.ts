@@ -18,15 +18,19 @@ export function startServerProcess(
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
-    child.stdout?.on('data', (d: Buffer) => {
+    const onData = (d: Buffer) => {
       out += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
+        // Stop collecting: under load the server logs a line per request, and matching the ever-growing text
+        // on every chunk cost this process (the load generator's) quadratic time: throughput fell run by run.
+        child.stdout?.off('data', onData);
         child.stdout?.resume();
         resolve({ child, url: m[1] as string });
       }
-    });
+    };
+    child.stdout?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code}):\n${out}`));
