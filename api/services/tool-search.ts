@@ -90,7 +90,13 @@ export function createToolSearch(
     search: (q, { platform, limit, kind, inputs = [], offline = false }) => {
       // An absent identity.kind is a tool.
       const kindOk = (id: string) => !kind || (byAid.get(id)?.identity.kind ?? 'tool') === kind;
-      const fitOf = (id: string) => inputsFit(rolesByAid.get(id) ?? [], inputs);
+      // The filter and the weight both ask for a candidate's fit: worked out once per candidate.
+      const fits = new Map<string, ReturnType<typeof inputsFit>>();
+      const fitOf = (id: string) => {
+        let fit = fits.get(id);
+        if (fit === undefined) fits.set(id, (fit = inputsFit(rolesByAid.get(id) ?? [], inputs)));
+        return fit;
+      };
       const offlineOk = (id: string) => !offline || !needsOutside.has(id);
       const filtered = kind || inputs.length > 0 || offline;
       // A tool that takes a held text file only as its text ranks below one that reads it as a file: commands
