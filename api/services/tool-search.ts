@@ -5,7 +5,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ContractKind, InputRole, Platform, ToolContract } from '../../build/model/contract.ts';
-import { type HeldInputRole, inputsFit, placeholderRoles } from '../../build/model/input-roles.ts';
+import {
+  type HeldInputRole,
+  heldFiles,
+  inputsFit,
+  placeholderRoles,
+  requiredFiles,
+} from '../../build/model/input-roles.ts';
 import { runsOffline } from '../../build/model/offline.ts';
 import { type ApiManifestLike, documentFromApiManifest, documentFromContract } from '../../build/search/documents.ts';
 import { createSearchIndex } from '../../build/search/engine.ts';
@@ -79,10 +85,12 @@ export function createToolSearch(
   });
   // Placeholder roles per tool, computed when the tool is added (a filter runs on every scored candidate).
   const rolesByAid = new Map<string, InputRole[]>(listed.map((c) => [c.identity.aid, placeholderRoles(c)]));
+  const filesByAid = new Map<string, number>(listed.map((c) => [c.identity.aid, requiredFiles(c)]));
   const needsOutside = new Set(listed.filter((c) => !runsOffline(c)).map((c) => c.identity.aid));
   const forget = (aid: string) => {
     byAid.delete(aid);
     rolesByAid.delete(aid);
+    filesByAid.delete(aid);
     needsOutside.delete(aid);
     engine.remove(aid);
   };
@@ -100,14 +108,19 @@ export function createToolSearch(
       const offlineOk = (id: string) => !offline || !needsOutside.has(id);
       const filtered = kind || inputs.length > 0 || offline;
       // A tool that takes a held text file only as its text ranks below one that reads it as a file: commands
-      // taking any {text} match many needs by their words alone.
+      // taking any {text} match many needs by their words alone. One that must read more files than the agent
+      // holds ranks below too: the agent cannot fill it.
       const byContent = inputs.includes('text_file');
+      const files = heldFiles(inputs);
+      const weight = (id: string) =>
+        (byContent && fitOf(id) === 'content' ? RANK.contentFit : 1) *
+        ((filesByAid.get(id) ?? 0) > files ? RANK.missingFile : 1);
       return engine
         .search(q, {
           limit,
           ...(platform ? { platform } : {}),
           ...(filtered ? { filter: (id: string) => kindOk(id) && offlineOk(id) && fitOf(id) !== null } : {}),
-          ...(byContent ? { weight: (id: string) => (fitOf(id) === 'content' ? RANK.contentFit : 1) } : {}),
+          ...(inputs.length > 0 ? { weight } : {}),
         })
         .map((h) => byAid.get(h.id))
         .filter((c): c is ToolContract => c !== undefined);
@@ -119,6 +132,7 @@ export function createToolSearch(
       }
       byAid.set(c.identity.aid, c);
       rolesByAid.set(c.identity.aid, placeholderRoles(c));
+      filesByAid.set(c.identity.aid, requiredFiles(c));
       if (runsOffline(c)) needsOutside.delete(c.identity.aid);
       else needsOutside.add(c.identity.aid);
       engine.upsert(documentFromContract(c));

@@ -96,6 +96,24 @@ export function placeholderRoles(c: ToolContract): InputRole[] {
 }
 
 /**
+ * How many files the contract's command must be given to read: its required `input_file` placeholders (all of
+ * them when the schema lists none as required). An agent cannot make a file up from the need's words, so a tool
+ * needing more files than it holds cannot run for it.
+ */
+export function requiredFiles(c: ToolContract): number {
+  const cmd = c.action.execute_cmd;
+  if (typeof cmd !== 'string') return 0;
+  const schema = c.logic.input_schema;
+  const required = Array.isArray(schema.required) ? new Set(schema.required) : null;
+  const roles = placeholderRoles(c);
+  return placeholderNames(cmd).filter((p, i) => roles[i] === 'input_file' && (!required || required.has(p))).length;
+}
+
+/** The files among held inputs (a text file is a file too). */
+export const heldFiles = (held: readonly HeldRole[]): number =>
+  held.filter((h) => h === 'input_file' || h === 'text_file').length;
+
+/**
  * Whether placeholders of these roles can take every held input, each input its own placeholder (a matching:
  * two files need two file placeholders). No held input: always true.
  */

@@ -46,6 +46,7 @@ export const RANK: {
   maxExpansionsPerConcept: number;
   maxExpansionTerms: number;
   contentFit: number;
+  missingFile: number;
 } = {
   k1: 2.2,
   /** BM25F field weights and length normalisation. `key` is the exact-name field. */
@@ -107,6 +108,12 @@ export const RANK: {
    * take a held text file only as its text (a `{text}` placeholder), against one that reads it as a file.
    */
   contentFit: 0.3,
+  /**
+   * API search with held inputs only: the factor on a tool whose command must read more files than the agent
+   * holds (a two-image diff for a need with one image). Ranked down rather than left out: the agent may hold more
+   * than it said.
+   */
+  missingFile: 0.3,
 };
 
 export const FIELD_NAMES = Object.keys(RANK.fields) as FieldName[];

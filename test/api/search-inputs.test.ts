@@ -7,6 +7,7 @@ import {
   inputsFit,
   MAX_TEXT_FILE_BYTES,
   placeholderRoles,
+  requiredFiles,
   takesInputs,
 } from '../../build/model/input-roles.ts';
 import { sampleContract } from '../helpers/temp-catalog.ts';
@@ -64,10 +65,32 @@ const packer = contract('npm-zz-pack-v1', 'zzqarchive unpack or pack an archive 
   out: { type: 'string', description: 'Archive to write', role: 'output_file', examples: ['b.tgz'] },
 });
 
+// A two-image diff whose words match better than the one-image resizer's, for a need holding one image.
+const imageDiff = contract(
+  'npm-zz-img-diff-v1',
+  'zzqimage resize: zzqimage resize of two images compared',
+  'zz-img-diff {a} {b} {out}',
+  {
+    a: { type: 'string', description: 'First image', role: 'input_file', examples: ['a.png'] },
+    b: { type: 'string', description: 'Second image', role: 'input_file', examples: ['b.png'] },
+    out: { type: 'string', description: 'Diff image', role: 'output_file', examples: ['d.png'] },
+  },
+);
+const imageResize = contract(
+  'npm-zz-img-resize-v1',
+  'zzqimage resize: scale an image to a new width, keeping its aspect ratio, and write it to a new file',
+  'zz-img-resize {image} {width}',
+  {
+    image: { type: 'string', description: 'Image', role: 'input_file', examples: ['a.png'] },
+    width: { type: 'number', description: 'Width', role: 'number', examples: [32] },
+  },
+);
+for (const c of [imageDiff, imageResize]) c.identity.tags = ['zzqimage'];
+
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
-    extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter, unpacker, packer],
+    extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter, unpacker, packer, imageDiff, imageResize],
   });
 }, 120_000);
 afterAll(() => t?.cleanup());
@@ -94,6 +117,18 @@ describe('placeholder roles', () => {
     expect(inputsFit(['json', 'input_file'], ['text_file'])).toBe('direct');
     expect(inputsFit(['url'], ['text_file'])).toBe(null);
     expect(inputsFit(['text'], ['input_file'])).toBe(null);
+  });
+
+  it('counts the files a command must read: required file placeholders only', () => {
+    expect(requiredFiles(twoFiles)).toBe(2);
+    expect(requiredFiles(fileHasher)).toBe(1);
+    expect(requiredFiles(textHasher)).toBe(0);
+    const optional = structuredClone(imageDiff);
+    optional.logic.input_schema.required = ['a', 'out'];
+    expect(requiredFiles(optional)).toBe(1);
+    const undeclared = structuredClone(imageDiff);
+    delete undeclared.logic.input_schema.required;
+    expect(requiredFiles(undeclared)).toBe(2);
   });
 
   it('a text file is small, valid UTF-8 and free of control characters', () => {
@@ -141,6 +176,25 @@ describe('search by held inputs', () => {
     ]);
     const pair = await t.json(`/api/v1/tools?q=${q}&inputs=text_file,input_file`);
     expect(aids(pair.body)).toEqual(['npm-zz-pair-hasher-v1']);
+  });
+
+  it('a tool that must read more files than the agent holds ranks below one it can fill', async () => {
+    const words = 'zzqimage%20resize';
+    expect(aids((await t.json(`/api/v1/tools?q=${words}`)).body).slice(0, 2)).toEqual([
+      'npm-zz-img-diff-v1',
+      'npm-zz-img-resize-v1',
+    ]);
+    // Ranked down, not left out: the agent may hold more than it said.
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=input_file`)).body).slice(0, 2)).toEqual([
+      'npm-zz-img-resize-v1',
+      'npm-zz-img-diff-v1',
+    ]);
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=input_file,input_file`)).body)).toEqual([
+      'npm-zz-img-diff-v1',
+    ]);
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=text_file,input_file`)).body)[0]).toBe(
+      'npm-zz-img-diff-v1',
+    );
   });
 
   it('inputs=output_dir keeps only commands that write into a folder', async () => {
