@@ -10,7 +10,7 @@
 import type { ToolContract } from '../model/contract.ts';
 import { directionPairs } from './direction.ts';
 import { readTerms } from './reads.ts';
-import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, postingWeight } from './rank.ts';
+import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, isStubName, postingWeight } from './rank.ts';
 import { analyze, nameKey } from './tokenize.ts';
 import { rankingPrior } from '../model/views.ts';
 
@@ -182,6 +182,7 @@ export interface AnalyzedDocument {
   verified: boolean;
   mentions: number;
   version: string | null;
+  stub: boolean;
   platform: string;
   /** Distinct terms, in first-seen order. */
   terms: string[];
@@ -247,6 +248,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     verified: doc.verified === true,
     mentions: doc.mentions ?? 0,
     version: doc.version ?? null,
+    stub: doc.kind === 'tool' && isStubName(doc.fields.name),
     platform,
     terms,
     packed,

@@ -47,6 +47,7 @@ export const RANK: {
   maxExpansionTerms: number;
   contentFit: number;
   missingFile: number;
+  stubFactor: number;
 } = {
   k1: 2.2,
   /** BM25F field weights and length normalisation. `key` is the exact-name field. */
@@ -114,7 +115,20 @@ export const RANK: {
    * than it said.
    */
   missingFile: 0.3,
+  stubFactor: 0.5,
 };
+
+/**
+ * Entries that are not a tool to run: type declarations of another package (`@types/react`, `types-requests`,
+ * `boto3-stubs`, `mypy-boto3-s3`) and machine-named build artefacts (a name holding a hash or UUID segment).
+ */
+export function isStubName(name: string): boolean {
+  const n = name.toLowerCase();
+  if (/^@types\/|^types-|-stubs$|^mypy-boto3-|^types-aiobotocore|^types-boto3/.test(n)) return true;
+  return n
+    .split(/[-/@_.]+/)
+    .some((seg) => seg.length >= 8 && /^[0-9a-f]+$/.test(seg) && /\d/.test(seg) && /[a-f]/.test(seg));
+}
 
 export const FIELD_NAMES = Object.keys(RANK.fields) as FieldName[];
 
@@ -183,6 +197,7 @@ export interface DocumentSignals {
   verified?: boolean;
   mentions?: number;
   version?: string | null;
+  stub?: boolean;
 }
 
 /** The per-document part of every posting weight: reliability, popularity, centrality and maturity, separately. */
@@ -191,7 +206,8 @@ export function documentFactor(d: DocumentSignals): number {
     reliabilityFactor(d.prior) *
     popularityFactor(d.popularity, d.verified) *
     centralityFactor(d.mentions ?? 0, d.verified) *
-    maturityFactor(d.version)
+    maturityFactor(d.version) *
+    (d.stub ? RANK.stubFactor : 1)
   );
 }
 

@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import type { SearchDocument } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
 import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
-import { centralityFactor, maturityFactor, popularityFactor, popularityLevel } from '../../../build/search/rank.ts';
+import {
+  centralityFactor,
+  isStubName,
+  maturityFactor,
+  popularityFactor,
+  popularityLevel,
+} from '../../../build/search/rank.ts';
 
 function tool(
   name: string,
@@ -232,5 +238,23 @@ describe('maturity', () => {
     const mature = { ...tool('yaml-mature', 'YAML parser', { prior: 0.9 }), version: '3.1.0' };
     const engine = createSearchIndex([...FILLER, young, mature]).engine;
     expect(ids(engine.search('yaml parser').slice(0, 2))).toEqual([mature.id, young.id]);
+  });
+});
+
+describe('type stubs and machine-named builds', () => {
+  it('tells declaration-only and hash-named packages from tools', () => {
+    for (const n of ['@types/react', 'types-requests', 'boto3-stubs', 'mypy-boto3-s3', 'types-aiobotocore-sqs'])
+      expect(isStubName(n), n).toBe(true);
+    expect(isStubName('@codingame/monaco-vscode-34f8ce27-c826-53e1-8ee1-588f6e115bd7-common')).toBe(true);
+    for (const n of ['react', 'typescript', 'type-fest', 'prop-types', 'sha256', 'deadbeefcafe', 'base64-js', 'md5'])
+      expect(isStubName(n), n).toBe(false);
+  });
+
+  it('ranks a type-declaration package below the tool it declares for the same words', () => {
+    // Names that do not mention each other (a stub naming its package would raise the package's centrality).
+    const stub = tool('@types/toasty', 'Show toast notifications', { prior: 0.97 });
+    const real = tool('snackbar', 'Show toast notifications', { prior: 0.9 });
+    const engine = createSearchIndex([...FILLER, stub, real]).engine;
+    expect(ids(engine.search('toast notifications').slice(0, 2))).toEqual([real.id, stub.id]);
   });
 });
