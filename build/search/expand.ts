@@ -4,7 +4,8 @@
 //   1. co-occurrence: b is a related term of a when the documents that mention b mostly mention
 //      a too (xlsx -> excel, bcrypt/zxcvbn -> password), with lift >= 4 and support >= 3 distinct
 //      summaries; ranked by shrunk P(a|b) x log support. The strongest lever (+0.05 s@5 on dev).
-//   2. morphology the Porter stemmer misses: agent nouns (parser/parse, reader/read, logger/log);
+//   2. morphology: agent nouns (parser/parse, reader/read, logger/log), and derivational families
+//      (validate/validation/validator: terms are inflectional stems only, stemmer.ts);
 //   3. optional WordNet synonyms (wordnet.ts, opts.synonyms), kept only when the corpus uses both
 //      words in similar company. Measured: no gain on our query sets, so the build omits it.
 // Exports:
@@ -17,6 +18,7 @@ import { type AnalyzedDocument, fieldCount } from './documents.ts';
 import type { Expansions } from './plan.ts';
 import { PLATFORM_WORDS } from './plan.ts';
 import { FIELD_NAMES } from './rank.ts';
+import { derivationalKeys } from './stemmer.ts';
 
 export const EXPAND = {
   /** Related terms kept per term (the query planner may use fewer: RANK.maxExpansionsPerConcept). */
@@ -36,6 +38,8 @@ export const EXPAND = {
   coWeight: 0.6,
   maxWeight: 0.3,
   morphWeight: 0.8,
+  /** Words that differ by a verbal suffix (stemmer.ts): validate/validation/validator, encrypt/encryption. */
+  familyWeight: 0.9,
   synonymWeight: 0.5,
   /** Cosine of corpus co-occurrence profiles a WordNet pair needs to be trusted. */
   synonymMinCosine: 0.08,
@@ -160,6 +164,20 @@ export function learnExpansions(
       if ((df[id] ?? 0) <= maxTargetDf && (df[bid] ?? 0) <= maxSourceDf) put(base, term, EXPAND.morphWeight);
     }
   }
+
+  // Derivational families (stemmer.ts derivationalKeys). No frequency caps: the family is spelled
+  // out by the words, not guessed from company, and validate must still reach validation.
+  const families = new Map<string, string[]>();
+  for (const [term, id] of ids) {
+    if ((df[id] ?? 0) < EXPAND.minDf || !expandable[id]) continue;
+    for (const key of derivationalKeys(term)) {
+      let f = families.get(key);
+      if (!f) families.set(key, (f = []));
+      f.push(term);
+    }
+  }
+  for (const members of families.values())
+    for (const a of members) for (const b of members) put(a, b, EXPAND.familyWeight);
 
   // 3. WordNet synonyms that the corpus uses in similar company.
   if (opts.synonyms) {

@@ -92,6 +92,14 @@ describe('tokenize', () => {
     expect(analyze('better-sqlite3', { name: true })).toEqual(['better', 'sqlite3', 'sqlite']);
   });
 
+  it('stems inflections only: "functions" is not "functional", "expressions" not "express"', () => {
+    expect(analyze('functions')).toEqual(analyze('function'));
+    expect(analyze('functional')).not.toEqual(analyze('functions'));
+    expect(analyze('regular expressions')).not.toContain(analyze('express')[0]);
+    expect(analyze('generated')).toEqual(analyze('generating'));
+    expect(analyze('generic')).not.toEqual(analyze('generate'));
+  });
+
   it('keeps non-Latin words searchable (CJK as bigrams)', () => {
     expect(analyze('привет')).toEqual(['привет']);
     expect(analyze('画像処理')).toEqual(['画像', '像処', '処理']);
