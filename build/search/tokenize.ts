@@ -67,7 +67,7 @@ const PART_SEP = /['’._-]+/u;
 // "spin.js", "socket.io": the suffix names a platform, the joined form would be a one-off term.
 const AFFIX_PARTS = new Set(['js', 'py', 'io', 'rs', 'go', 'ts']);
 
-// A versioned word: sqlite3, argon2 (also meant by its letters).
+// A versioned word: sqlite3, argon2, HTML5, CSS3, python3 (also meant by its letters).
 const VERSIONED = /^([a-z]{3,})\d+$/;
 
 /**
@@ -122,6 +122,10 @@ function wordTerms(word: string, name: boolean): readonly string[] {
       const extra: string[] = [];
       affixVariants(word, extra);
       for (const e of extra) if (!stop(e)) list.push(stem(e));
+    } else {
+      // Prose too: a summary saying "HTML5 parser" is an HTML parser.
+      const m = VERSIONED.exec(word);
+      if (m?.[1] && !stop(m[1])) list.push(stem(m[1]));
     }
     terms = list;
   }
