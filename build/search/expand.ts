@@ -6,8 +6,8 @@
 //      and support from >= 3 distinct summaries of packages with 3 different leading name words
 //      (one publisher's family, @putout/plugin-remove-*, is one witness, not thirty); ranked by
 //      shrunk P(a|b) x log support.
-//   2. morphology: agent nouns (parser/parse, reader/read, logger/log), kept when at least two
-//      summaries use both forms (not newer/new, drawer/draw, jitter/jit), and derivational families
+//   2. morphology: agent nouns (parser/parse, reader/read, logger/log), kept when a summary uses
+//      both forms (not newer/new, drawer/draw, jitter/jit), and derivational families
 //      (validate/validation/validator: terms are inflectional stems only, stemmer.ts);
 //   3. optional WordNet synonyms (wordnet.ts, opts.synonyms), kept only when the corpus uses both
 //      words in similar company. Measured: no gain on our query sets, so the build omits it.
@@ -45,7 +45,7 @@ export const EXPAND = {
   /** Distinct leading name words among the documents a pair co-occurs in (families count once). */
   minNames: 3,
   /** An agent noun and its base must share this many documents (logger~log, not newer~new). */
-  minMorphCo: 2,
+  minMorphCo: 1,
   coWeight: 0.6,
   maxWeight: 0.3,
   morphWeight: 0.8,
@@ -177,7 +177,7 @@ export function learnExpansions(
     for (const base of morphBases(term)) {
       const bid = ids.get(base);
       if (bid === undefined || (df[bid] ?? 0) < EXPAND.minDf) continue;
-      if (sharedCount(postings.get(id), postings.get(bid)) < EXPAND.minMorphCo) continue;
+      if (sharedCount(postings.get(bid), docTerms, id) < EXPAND.minMorphCo) continue;
       if ((df[bid] ?? 0) <= maxTargetDf && (df[id] ?? 0) <= maxSourceDf) put(term, base, EXPAND.morphWeight);
       if ((df[id] ?? 0) <= maxTargetDf && (df[bid] ?? 0) <= maxSourceDf) put(base, term, EXPAND.morphWeight);
     }
@@ -263,18 +263,10 @@ class LeadWitnesses {
   }
 }
 
-/** Documents two ascending postings lists share. */
-function sharedCount(a: readonly number[] | undefined, b: readonly number[] | undefined): number {
-  if (!a || !b) return 0;
+/** How many of the documents in `docs` also hold `term` (which may be too rare to have postings). */
+function sharedCount(docs: readonly number[] | undefined, docTerms: readonly Int32Array[], term: number): number {
   let n = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
-    if (a[i] === b[j]) {
-      n++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) i++;
-    else j++;
-  }
+  for (const d of docs ?? []) if (docTerms[d]?.includes(term)) n++;
   return n;
 }
 

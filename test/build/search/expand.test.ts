@@ -33,7 +33,16 @@ const newer = ['alpha', 'beta', 'gamma'].map((w) =>
 );
 const fresh = ['one', 'two', 'three'].map((w) => entry(`npm-${w}-fresh-v1`, `${w}-fresh`, `Start a new ${w} project`));
 
-const docs = [...filler, ...differs, ...family, ...loggers, ...logs, ...newer, ...fresh].map(documentFromContract);
+// A rare agent noun (two entries, below the three that co-occurrence needs), one of them saying "geocode".
+const geocoders = [
+  entry('npm-geo-coder-v1', 'geo-kit', 'Geocoder client that can geocode street addresses'),
+  entry('npm-place-coder-v1', 'place-kit', 'Offline geocoder for place names'),
+  ...['city', 'zip', 'road'].map((w) => entry(`npm-${w}-geo-v1`, `${w}-geo`, `Geocode ${w} names to coordinates`)),
+];
+
+const docs = [...filler, ...differs, ...family, ...loggers, ...logs, ...newer, ...fresh, ...geocoders].map(
+  documentFromContract,
+);
 const table = learnExpansions(docs.map(analyzeDocument));
 const related = (word: string) => (table.get(stem(word)) ?? []).map(([t]) => t);
 
@@ -50,6 +59,7 @@ describe('expansion table', () => {
   it('links an agent noun to its base word only when summaries use both', () => {
     expect(related('logger')).toContain(stem('log'));
     expect(related('new')).not.toContain(stem('newer'));
+    expect(related('geocode')).toContain(stem('geocoder'));
   });
 
   it('learns the same table whatever order the documents come in', () => {
