@@ -7,6 +7,7 @@
 import { directionPairs } from './direction.ts';
 import { readTerm } from './reads.ts';
 import { RANK } from './rank.ts';
+import { derivationalKeys } from './stemmer.ts';
 import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText, stem } from './tokenize.ts';
 
 /** term -> [[relatedTerm, weight in (0,1]], ...]; see expand.ts for how it is learned. */
@@ -174,7 +175,10 @@ export function planQuery(
     for (const [t, w] of rel) {
       if (n >= perConcept) break;
       if (PLATFORM_WORDS.has(t)) continue;
-      add(t, w * RANK.expansionWeight * conceptScale[g]!, 0, 1 << g);
+      // A derivational relative (validation for "validate", stemmer.ts) covers the concept as the typed
+      // word would (Porter made them one term), at its lower query weight.
+      const typed = sameFamily(c, t);
+      add(t, w * RANK.expansionWeight * conceptScale[g]!, typed ? 1 << g : 0, typed ? 0 : 1 << g);
       n++;
     }
   });
@@ -197,4 +201,9 @@ export function planQuery(
     return ao - bo || b.qw - a.qw || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
   });
   return { terms, concepts, conceptScale, platform };
+}
+
+function sameFamily(a: string, b: string): boolean {
+  const keys = derivationalKeys(a);
+  return derivationalKeys(b).some((k) => keys.includes(k));
 }

@@ -4,12 +4,14 @@
 //   normalizeText(text, maxChars)  NFKC + lower case + clip, never throws on any input
 //   analyze(text, {name?})         -> string[] terms (stemmed, stop words removed, in order, may repeat)
 //   nameKey(text)                  -> the exact-name key ("js-yaml" and "JS YAML" both give "jsyaml")
-//   stem(word)                     lunr's Porter stemmer, cached
+//   stem(word)                     the inflectional stem (stemmer.ts), cached
 //   MAX_QUERY_CHARS                queries are clipped to this many characters before anything else
-// Lunr's own stop-word list and stemmer are used (lunr is the static index), but not lunr's
-// tokenizer: it splits only on spaces and hyphens, while package names and summaries are full of
-// "node.js", "e-mail", "sqlite3", "pyyaml" and "@scope/name".
+// Lunr's own stop-word list is used (lunr is the static index), but neither lunr's stemmer (its
+// derivational steps merge different senses, stemmer.ts) nor its tokenizer: it splits only on
+// spaces and hyphens, while package names and summaries are full of "node.js", "e-mail",
+// "sqlite3", "pyyaml" and "@scope/name".
 import lunr from 'lunr';
+import { inflectionalStem } from './stemmer.ts';
 
 export const MAX_QUERY_CHARS = 200;
 export const MAX_FIELD_CHARS = 2000;
@@ -32,11 +34,11 @@ const ASCII = /^[\x00-\x7f]*$/;
 const stemCache = new Map<string, string>();
 const STEM_CACHE_MAX = 200_000;
 
-/** Lunr's English stemmer on one lower-case word, memoised (indexing 100k summaries repeats words a lot). */
+/** The inflectional stem of one lower-case word, memoised (indexing 100k summaries repeats words a lot). */
 export function stem(word: string): string {
   const hit = stemCache.get(word);
   if (hit !== undefined) return hit;
-  const out = /^[a-z]+$/.test(word) ? lunr.stemmer(new lunr.Token(word, {})).toString() : word;
+  const out = /^[a-z]+$/.test(word) ? inflectionalStem(word) : word;
   if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
   stemCache.set(word, out);
   return out;
@@ -65,13 +67,17 @@ const PART_SEP = /['’._-]+/u;
 // "spin.js", "socket.io": the suffix names a platform, the joined form would be a one-off term.
 const AFFIX_PARTS = new Set(['js', 'py', 'io', 'rs', 'go', 'ts']);
 
+// A versioned word: sqlite3, argon2, HTML5, CSS3, python3 (also meant by its letters).
+const VERSIONED = /^([a-z]{3,})\d+$/;
+
 /**
  * Packaging conventions that hide the word an agent would type: "pyyaml", "exceljs", "nodemailer",
  * "libsass", "sqlite3". Name-only (and applied to queries, which may be names): a summary saying
  * "python" must not also index "thon".
  */
+
 function affixVariants(word: string, out: string[]): void {
-  const m = /^([a-z]{3,})\d+$/.exec(word); // sqlite3 -> sqlite, argon2 -> argon
+  const m = VERSIONED.exec(word); // sqlite3 -> sqlite, argon2 -> argon
   if (m?.[1]) out.push(m[1]);
   if (!/^[a-z]+$/.test(word)) return;
   if (word.startsWith('py') && word.length >= 5 && !word.startsWith('python')) out.push(word.slice(2));
@@ -116,6 +122,10 @@ function wordTerms(word: string, name: boolean): readonly string[] {
       const extra: string[] = [];
       affixVariants(word, extra);
       for (const e of extra) if (!stop(e)) list.push(stem(e));
+    } else {
+      // Prose too: a summary saying "HTML5 parser" is an HTML parser.
+      const m = VERSIONED.exec(word);
+      if (m?.[1] && !stop(m[1])) list.push(stem(m[1]));
     }
     terms = list;
   }

@@ -92,6 +92,21 @@ describe('tokenize', () => {
     expect(analyze('better-sqlite3', { name: true })).toEqual(['better', 'sqlite3', 'sqlite']);
   });
 
+  it('indexes the letters of a versioned word in prose too (HTML5, CSS3, python3)', () => {
+    expect(analyze('An HTML5 parser')).toEqual(['html5', 'html', 'parser']);
+    expect(analyze('CSS3 and python3')).toEqual(['css3', 'css', 'python3', 'python']);
+    // Two letters are not a word: no "es" from es2015, no "md" from md5.
+    expect(analyze('es2015 md5')).toEqual(['es2015', 'md5']);
+  });
+
+  it('stems inflections only: "functions" is not "functional", "expressions" not "express"', () => {
+    expect(analyze('functions')).toEqual(analyze('function'));
+    expect(analyze('functional')).not.toEqual(analyze('functions'));
+    expect(analyze('regular expressions')).not.toContain(analyze('express')[0]);
+    expect(analyze('generated')).toEqual(analyze('generating'));
+    expect(analyze('generic')).not.toEqual(analyze('generate'));
+  });
+
   it('keeps non-Latin words searchable (CJK as bigrams)', () => {
     expect(analyze('привет')).toEqual(['привет']);
     expect(analyze('画像処理')).toEqual(['画像', '像処', '処理']);
