@@ -115,6 +115,7 @@ export const RANK: {
    * than it said.
    */
   missingFile: 0.3,
+  /** The document factor of an entry that is not a tool to run (isStubName): type declarations, hash-named builds. */
   stubFactor: 0.5,
 };
 
@@ -124,7 +125,7 @@ export const RANK: {
  */
 export function isStubName(name: string): boolean {
   const n = name.toLowerCase();
-  if (/^@types\/|^types-|-stubs$|^mypy-boto3-|^types-aiobotocore|^types-boto3/.test(n)) return true;
+  if (/^@types\/|^types-|-stubs$|^mypy-boto3-/.test(n)) return true;
   return n
     .split(/[-/@_.]+/)
     .some((seg) => seg.length >= 8 && /^[0-9a-f]+$/.test(seg) && /\d/.test(seg) && /[a-f]/.test(seg));

@@ -75,7 +75,6 @@ const VERSIONED = /^([a-z]{3,})\d+$/;
  * "libsass", "sqlite3". Name-only (and applied to queries, which may be names): a summary saying
  * "python" must not also index "thon".
  */
-
 function affixVariants(word: string, out: string[]): void {
   const m = VERSIONED.exec(word); // sqlite3 -> sqlite, argon2 -> argon
   if (m?.[1]) out.push(m[1]);
