@@ -83,14 +83,19 @@ export function createToolSearch(
     ...(options.expansions ? { expansions: options.expansions } : {}),
     services,
   });
-  // Placeholder roles per tool, computed when the tool is added (a filter runs on every scored candidate).
-  const rolesByAid = new Map<string, InputRole[]>(listed.map((c) => [c.identity.aid, placeholderRoles(c)]));
-  const filesByAid = new Map<string, number>(listed.map((c) => [c.identity.aid, requiredFiles(c)]));
+  // Placeholder roles and required files per tool, computed when the tool is added (a filter and a weight run on
+  // every scored candidate).
+  const placesOf = (c: ToolContract) => {
+    const roles = placeholderRoles(c);
+    return { roles, files: requiredFiles(c, roles) };
+  };
+  const placesByAid = new Map<string, { roles: InputRole[]; files: number }>(
+    listed.map((c) => [c.identity.aid, placesOf(c)]),
+  );
   const needsOutside = new Set(listed.filter((c) => !runsOffline(c)).map((c) => c.identity.aid));
   const forget = (aid: string) => {
     byAid.delete(aid);
-    rolesByAid.delete(aid);
-    filesByAid.delete(aid);
+    placesByAid.delete(aid);
     needsOutside.delete(aid);
     engine.remove(aid);
   };
@@ -102,7 +107,7 @@ export function createToolSearch(
       const fits = new Map<string, ReturnType<typeof inputsFit>>();
       const fitOf = (id: string) => {
         let fit = fits.get(id);
-        if (fit === undefined) fits.set(id, (fit = inputsFit(rolesByAid.get(id) ?? [], inputs)));
+        if (fit === undefined) fits.set(id, (fit = inputsFit(placesByAid.get(id)?.roles ?? [], inputs)));
         return fit;
       };
       const offlineOk = (id: string) => !offline || !needsOutside.has(id);
@@ -114,7 +119,7 @@ export function createToolSearch(
       const files = heldFiles(inputs);
       const weight = (id: string) =>
         (byContent && fitOf(id) === 'content' ? RANK.contentFit : 1) *
-        ((filesByAid.get(id) ?? 0) > files ? RANK.missingFile : 1);
+        ((placesByAid.get(id)?.files ?? 0) > files ? RANK.missingFile : 1);
       return engine
         .search(q, {
           limit,
@@ -131,8 +136,7 @@ export function createToolSearch(
         return;
       }
       byAid.set(c.identity.aid, c);
-      rolesByAid.set(c.identity.aid, placeholderRoles(c));
-      filesByAid.set(c.identity.aid, requiredFiles(c));
+      placesByAid.set(c.identity.aid, placesOf(c));
       if (runsOffline(c)) needsOutside.delete(c.identity.aid);
       else needsOutside.add(c.identity.aid);
       engine.upsert(documentFromContract(c));

@@ -100,12 +100,11 @@ export function placeholderRoles(c: ToolContract): InputRole[] {
  * them when the schema lists none as required). An agent cannot make a file up from the need's words, so a tool
  * needing more files than it holds cannot run for it.
  */
-export function requiredFiles(c: ToolContract): number {
+export function requiredFiles(c: ToolContract, roles: readonly InputRole[] = placeholderRoles(c)): number {
   const cmd = c.action.execute_cmd;
   if (typeof cmd !== 'string') return 0;
   const schema = c.logic.input_schema;
   const required = Array.isArray(schema.required) ? new Set(schema.required) : null;
-  const roles = placeholderRoles(c);
   return placeholderNames(cmd).filter((p, i) => roles[i] === 'input_file' && (!required || required.has(p))).length;
 }
 
