@@ -7,7 +7,7 @@
 // build: about a third more CPU), and the build's two threads already keep both cores busy.
 // A file the previous build already had (hard-linked by an incremental build: same inode) takes the
 // previous build's compressed files as links instead of being compressed again.
-import { linkSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
@@ -33,10 +33,15 @@ export interface CompressStats {
 
 export const isCompressible = (file: string) => COMPRESSIBLE.has(path.extname(file).toLowerCase());
 
-/** Which part of a build a pass covers: only these top-level paths, or all but these (relative, `/`). */
+/**
+ * Which part of a build a pass covers: only these top-level paths, or all but these (relative, `/`), and
+ * `files` besides (relative paths; an incremental build names its re-rendered tools' files rather than
+ * listing 10,000 unchanged tool folders whose copies it linked with them).
+ */
 export interface CompressScope {
   only?: readonly string[];
   skip?: readonly string[];
+  files?: readonly string[];
 }
 
 /** The build paths the worker thread writes and compresses (build/pipeline/worker-tasks.ts). */
@@ -69,6 +74,20 @@ function* filesToCompress(root: string, scope: CompressScope, present: { count: 
       else yield path.join(root, r);
     }
   }
+}
+
+/** The named files (relative to the build) that are compressible and still lack their copies. */
+function* namedFiles(root: string, files: readonly string[] = []): Generator<string> {
+  for (const rel of files) {
+    if (!isCompressible(rel)) continue;
+    const file = path.join(root, rel);
+    if (!COMPRESSED_EXTENSIONS.every((ext) => existsSync(file + ext))) yield file;
+  }
+}
+
+function* inScope(root: string, scope: CompressScope, present: { count: number }): Generator<string> {
+  yield* filesToCompress(root, scope, present);
+  yield* namedFiles(root, scope.files);
 }
 
 /** Is this file the previous build's own, hard-linked into this one (same inode)? */
@@ -114,7 +133,7 @@ export async function precompress(
   const stats = emptyStats();
   const present = { count: 0 };
   let i = 0;
-  for (const file of filesToCompress(buildDir, scope, present)) {
+  for (const file of inScope(buildDir, scope, present)) {
     if (++i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
     const prevFile = prevDir ? path.join(prevDir, path.relative(buildDir, file)) : null;
     if (prevFile && linkedFromPrevious(file, prevFile) && linkPrevious(file, prevFile)) {

@@ -16,7 +16,8 @@ import { robotsTxt } from '../discovery/robots.ts';
 import { type OutputFile, sitemapFiles } from '../discovery/sitemap.ts';
 import { addStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 import { BUILD_INFO, buildsDirOf, createBuildDir, currentBuildDir, pruneBuilds, swapIn } from './dist-swap.ts';
-import { linkUnchanged, reusableBuild, toRender } from './incremental.ts';
+import { linkUnchanged, perToolFiles, reusableBuild, toRender } from './incremental.ts';
+import { adoptToolFiles, type Lineage } from './adopt-tool-files.ts';
 import { renderSite } from './site.ts';
 import { siteData } from './site-data.ts';
 import { runJobInWorker } from './worker-tasks.ts';
@@ -24,6 +25,9 @@ import { isListable } from '../model/views.ts';
 import { writeFiles } from './write-files.ts';
 import { loadSnapshot, type Snapshot } from '../catalog/snapshot.ts';
 import { serviceTopics } from '../search/knowledge.ts';
+
+/** How this process's last successful build of each dist/ was made (adopt-tool-files.ts). */
+const lineages = new Map<string, Lineage>();
 
 export interface BuildOptions {
   catalogDir: string;
@@ -143,6 +147,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // What the listings (llms.txt, static tools.json / trending.json, static search) show, as the API lists.
   const listed = tools.filter(isListable);
   const prev = options.changedAids ? await reusableBuild(await currentBuildDir(options.distDir), baseUrl) : null;
+  const distKey = path.resolve(options.distDir);
+  const last = lineages.get(distKey);
+  // Whatever this build does to the folders `last` names, it is not that lineage any more.
+  lineages.delete(distKey);
   const buildDir = await createBuildDir(options.distDir);
   try {
     // Which tools need their own page and JSON written: all of them, or the changed and the new ones.
@@ -151,6 +159,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
     const site = siteData(tools, baseUrl, apiPagesData(apis.served, baseUrl), render);
     const indexPaths = [...site.indexPages.map((p) => p.path), ...API_PAGE_PATHS];
+    const aids = tools.map((t) => t.identity.aid);
+    // Before the worker writes its JSON into the folder taken over.
+    const adopted =
+      prev && toolAids && last?.dir === prev.dir
+        ? await phase('adopt', () => adoptToolFiles(last, buildDir, aids, toolAids))
+        : false;
     // Contract-only artifacts (static JSON, search) on the second core while this thread links the
     // unchanged tools' files and Eleventy renders HTML. `listed` holds the same objects as `tools`,
     // which the structured clone sends once.
@@ -160,6 +174,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       tools,
       listed,
       render: toolAids ? [...toolAids] : null,
+      linkUnchanged: !adopted,
       apis: apis.served.map(servedManifest),
       // The API engine adds the same topics (api/services/tool-search.ts), so both searches rank alike.
       services: [...serviceTopics(apis.served)],
@@ -169,12 +184,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       prevDir: prev?.dir ?? null,
     });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
-    if (prev)
+    if (prev && !adopted)
       await phase('link', async () =>
         linkUnchanged(
           prev,
           buildDir,
-          tools.map((t) => t.identity.aid).filter((a) => !toolAids?.has(a)),
+          aids.filter((a) => !toolAids?.has(a)),
           'html',
         ),
       );
@@ -190,8 +205,16 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
     const pages = await phase('html', () => renderSite(site, buildDir));
     // .br and .gz beside each compressible file (build/compress/): here those of this thread, while the
-    // worker compresses its own.
-    const own = await phase('compress', () => precompress(buildDir, prev?.dir ?? null, { skip: WORKER_OUTPUTS }));
+    // worker compresses its own. Unchanged tools' pages came with their copies: only new pages are named.
+    const own = await phase('compress', () =>
+      precompress(
+        buildDir,
+        prev?.dir ?? null,
+        prev
+          ? { skip: [...WORKER_OUTPUTS, 'tools'], files: render.map((t) => perToolFiles(t.identity.aid).html) }
+          : { skip: WORKER_OUTPUTS },
+      ),
+    );
     const worker = await phase('worker-wait', () => side);
     Object.assign(phases, worker.phases);
     const compressed = addStats(own, worker.compressed);
@@ -225,6 +248,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         () => undefined,
         () => undefined,
       );
+    if (prev && toolAids) lineages.set(distKey, { dir: buildDir, base: prev.dir, rendered: toolAids, pruned });
     return {
       pruned,
       buildDir,

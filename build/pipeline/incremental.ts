@@ -65,7 +65,7 @@ export function linkUnchanged(prev: PreviousBuild, dir: string, aids: Iterable<s
  * Links a file and the .br and .gz the previous build wrote beside it (a file under 1 KB has none), so
  * the compression pass finds them in its directory listing and never reads the file again.
  */
-function linkWithCompressed(prevDir: string, dir: string, file: string): void {
+export function linkWithCompressed(prevDir: string, dir: string, file: string): void {
   linkSync(path.join(prevDir, file), path.join(dir, file));
   for (const ext of COMPRESSED_EXTENSIONS) {
     try {

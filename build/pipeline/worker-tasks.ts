@@ -7,12 +7,12 @@ import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ToolContract } from '../model/contract.ts';
 import { linkRecipeFiles, type RecipeLinkStats } from '../discovery/api-recipes-static.ts';
 import { type ServedManifest, writeManifestFiles } from '../discovery/api-static.ts';
-import { contractFile, listingFiles } from '../discovery/static-json.ts';
+import { contractFile, listingFiles, STATIC_TOOLS_DIR } from '../discovery/static-json.ts';
 import type { OutputFile } from '../discovery/sitemap.ts';
 import { bundleSearchClient } from '../search/bundle.ts';
 import { type AnalyzedDocument, analyzeDocument } from '../search/documents.ts';
 import { documentFromContract, type Expansions, writeStaticSearch } from '../search/index.ts';
-import { linkUnchanged } from './incremental.ts';
+import { linkUnchanged, perToolFiles } from './incremental.ts';
 import { writeFiles } from './write-files.ts';
 import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 
@@ -27,6 +27,8 @@ export interface WorkerJob {
   listed: ToolContract[];
   /** Aids whose own files must be written (all of them in a full build). */
   render: string[] | null;
+  /** Link the other tools' JSON from `prevDir` (false: the folder taken over already holds it). */
+  linkUnchanged?: boolean;
   /** Served web-API manifests: each becomes /api/v1/services/<name>/mai-api.json. */
   apis: ServedManifest[];
   /**
@@ -55,7 +57,7 @@ function* staticJsonFiles(job: WorkerJob): Generator<OutputFile> {
 
 export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const phases: Record<string, number> = {};
-  if (job.prevDir && job.render) {
+  if (job.prevDir && job.render && job.linkUnchanged !== false) {
     const l = performance.now();
     const render = new Set(job.render);
     linkUnchanged(
@@ -82,7 +84,14 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   phases.search = Math.round(performance.now() - s);
   // Its own files' .br and .gz, while the main thread is still rendering HTML (build/compress/).
   const c = performance.now();
-  const compressed = await precompress(job.buildDir, job.prevDir, { only: WORKER_OUTPUTS });
+  // Unchanged tools' JSON came with its copies (linked or taken over): only the new files are named.
+  const compressed = await precompress(
+    job.buildDir,
+    job.prevDir,
+    job.prevDir && job.render
+      ? { only: WORKER_OUTPUTS, skip: [STATIC_TOOLS_DIR], files: job.render.map((aid) => perToolFiles(aid).json) }
+      : { only: WORKER_OUTPUTS },
+  );
   phases['compress-json'] = Math.round(performance.now() - c);
   return { phases, recipes, compressed };
 }
