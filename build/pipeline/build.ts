@@ -157,8 +157,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const changed = new Set(options.changedAids);
     const render = prev ? toRender(prev, tools, changed) : tools;
     const toolAids = prev ? new Set(render.map((t) => t.identity.aid)) : undefined;
-    const site = siteData(tools, baseUrl, apiPagesData(apis.served, baseUrl), render);
-    const indexPaths = [...site.indexPages.map((p) => p.path), ...API_PAGE_PATHS];
     const aids = tools.map((t) => t.identity.aid);
     // Before the worker writes its JSON into the folder taken over.
     const adopted =
@@ -184,6 +182,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       prevDir: prev?.dir ?? null,
     });
     side.catch(() => undefined); // awaited below; avoid an unhandled rejection meanwhile
+    // After the worker has its job: it needs nothing of this.
+    const site = siteData(tools, baseUrl, apiPagesData(apis.served, baseUrl), render);
+    const indexPaths = [...site.indexPages.map((p) => p.path), ...API_PAGE_PATHS];
     if (prev && !adopted)
       await phase('link', async () =>
         linkUnchanged(
@@ -202,7 +203,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       apiOrigin: options.apiOrigin ?? baseUrl,
       indexPaths,
     });
-    await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()]));
+    await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()], prev?.dir ?? null));
     const pages = await phase('html', () => renderSite(site, buildDir));
     // .br and .gz beside each compressible file (build/compress/): here those of this thread, while the
     // worker compresses its own. Unchanged tools' pages came with their copies: only new pages are named.

@@ -1,6 +1,6 @@
 // Build work that runs on the second core while Eleventy renders on the first: static JSON and the
 // search index depend only on the contracts, so they need nothing from the HTML step.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, workerData } from 'node:worker_threads';
@@ -13,7 +13,7 @@ import { bundleSearchClient } from '../search/bundle.ts';
 import { type AnalyzedDocument, analyzeDocument } from '../search/documents.ts';
 import { documentFromContract, type Expansions, writeStaticSearch } from '../search/index.ts';
 import { linkUnchanged, perToolFiles } from './incremental.ts';
-import { writeFiles } from './write-files.ts';
+import { writeFiles, writeOrLink } from './write-files.ts';
 import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
@@ -69,7 +69,7 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
     phases['link-json'] = Math.round(performance.now() - l);
   }
   const t = performance.now();
-  await writeFiles(job.buildDir, staticJsonFiles(job));
+  await writeFiles(job.buildDir, staticJsonFiles(job), job.prevDir);
   phases['static-json'] = Math.round(performance.now() - t);
   const a = performance.now();
   await writeManifestFiles(job.buildDir, job.apis, job.prevDir);
@@ -117,6 +117,8 @@ const memo: {
 /** The static search: lunr shards of the listable tools, the bundled client and its page. */
 async function writeSearch(job: WorkerJob): Promise<void> {
   const dir = path.join(job.buildDir, 'search');
+  // Files the previous build holds with the same bytes are linked (write-files.ts writeOrLink).
+  const prev = job.prevDir ? path.join(job.prevDir, 'search') : null;
   const follows = job.prevDir !== null && job.prevDir === memo.buildDir;
   const fresh = new Set(job.render ?? []);
   const docs = job.listed.map(documentFromContract);
@@ -128,12 +130,13 @@ async function writeSearch(job: WorkerJob): Promise<void> {
     analyzed,
     services: new Map(job.services ?? []),
     ...(follows && memo.expansions ? { expansions: memo.expansions } : {}),
+    writeFile: (rel, text) => writeOrLink(dir, rel, text, prev),
   });
   memo.buildDir = job.buildDir;
   memo.analyzed = new Map(docs.map((d, i) => [d.id, analyzed[i] as AnalyzedDocument]));
   memo.expansions = summary.expansions;
   const client = path.join(dir, 'search.js');
-  if (memo.bundle) writeFileSync(client, memo.bundle);
+  if (memo.bundle) writeOrLink(dir, 'search.js', memo.bundle, prev);
   else {
     await bundleSearchClient(client);
     memo.bundle = readFileSync(client);
@@ -142,7 +145,7 @@ async function writeSearch(job: WorkerJob): Promise<void> {
     '<link rel="canonical" href="/search/">',
     `<link rel="canonical" href="${job.baseUrl}/search/">`,
   );
-  writeFileSync(path.join(dir, 'index.html'), page);
+  writeOrLink(dir, 'index.html', page, prev);
 }
 
 type Reply = { id: number; ok: true; result: WorkerResult } | { id: number; ok: false; error: string };

@@ -59,6 +59,8 @@ export interface StaticWriteOptions extends KnowledgeOptions {
   docShardSize?: number;
   /** How many top-by-reliability refs the manifest lists for the empty query (default 50). */
   topCount?: number;
+  /** Writes one file (`rel` under outDir, its folder made); default writeFileSync. */
+  writeFile?: (rel: string, text: string) => void;
 }
 
 export interface StaticWriteSummary {
@@ -129,20 +131,15 @@ export function writeStaticSearch(
   mkdirSync(path.join(outDir, 'docs'), { recursive: true });
   let files = 0;
   let bytes = 0;
-  const write = (rel: string, value: unknown) => {
-    const text = JSON.stringify(value);
-    writeFileSync(path.join(outDir, rel), text);
-    files++;
-    bytes += Buffer.byteLength(text);
-  };
-
+  const writeFile = opts.writeFile ?? ((rel: string, text: string) => writeFileSync(path.join(outDir, rel), text));
   // Shards are serialized by hand: the lunr JSON for 100k documents is ~40 MB, and building it
   // as objects first (one {} per posting) costs more than everything else in the build.
   const writeText = (rel: string, text: string) => {
-    writeFileSync(path.join(outDir, rel), text);
+    writeFile(rel, text);
     files++;
     bytes += Buffer.byteLength(text);
   };
+  const write = (rel: string, value: unknown) => writeText(rel, JSON.stringify(value));
   shards.forEach((shardKeys, i) => {
     const terms = shardKeys.filter((k) => postings.has(k));
     const vectors = new Map<number, number[]>();

@@ -84,6 +84,22 @@ describe('incremental build', () => {
     expect(info.compressed.files).toBeLessThan(30);
   });
 
+  it('links shared files whose bytes did not change, with their copies, and writes the ones that did', async () => {
+    const ino = async (dir: string, p: string) => (await fsp.stat(path.join(dir, p))).ino;
+    for (const file of ['search/search.js', 'schema/tool.schema.json', 'robots.txt']) {
+      expect(await ino(newDir, file), file).toBe(await ino(oldDir, file));
+    }
+    for (const file of ['search/search.js.br', 'schema/tool.schema.json.gz']) {
+      expect(await ino(newDir, file), file).toBe(await ino(oldDir, file));
+    }
+    for (const file of ['sitemap.xml', 'search/manifest.json', 'index.html.br']) {
+      expect(await ino(newDir, file), file).not.toBe(await ino(oldDir, file));
+    }
+    // A page Eleventy wrote again with the same bytes is a new file, but its copies are the old ones.
+    expect(await ino(newDir, 'llmo-apis/index.html')).not.toBe(await ino(oldDir, 'llmo-apis/index.html'));
+    expect(await ino(newDir, 'llmo-apis/index.html.br')).toBe(await ino(oldDir, 'llmo-apis/index.html.br'));
+  });
+
   it('falls back to a full build when the public URL changed', async () => {
     const r = await build({
       catalogDir: cat.catalogDir,
