@@ -59,6 +59,33 @@ const STOP = { has: (w: string) => GENERIC.has(w) || isStopWord(w) };
 export interface KnowledgeOptions {
   /** Service key (lower-case name, e.g. "stripe") -> topic words of its API manifests. */
   services?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * What the last run worked out per entry from its name and summary alone (pure functions of them),
+   * for a caller that runs again over nearly the same entries (the build worker's rebuilds): reused for
+   * entries whose name and summary are unchanged, and replaced by this run's.
+   */
+  memo?: KnowledgeMemo;
+}
+
+export interface KnowledgeMemo {
+  /** name + summary -> nameReferences(name, summary). */
+  references: Map<string, ReadonlySet<string>>;
+  /** name + summary -> the entry's own terms (summary, then name analysed as a name). */
+  terms: Map<string, readonly string[]>;
+}
+
+export const emptyKnowledgeMemo = (): KnowledgeMemo => ({ references: new Map(), terms: new Map() });
+
+/** Looks `key` up in last run's `before`, else computes it; either way keeps it in this run's `after`. */
+function remembered<T>(
+  before: Map<string, T> | undefined,
+  after: Map<string, T> | undefined,
+  key: string,
+  make: () => T,
+): T {
+  const value = before?.get(key) ?? make();
+  after?.set(key, value);
+  return value;
 }
 
 /** Names shorter than this are not looked for in other entries (too many accidental matches). */
@@ -259,6 +286,9 @@ export function serviceTopics(manifests: readonly ManifestTopics[]): Map<string,
 }
 
 export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: KnowledgeOptions = {}): SearchDocument[] {
+  const before = opts.memo;
+  const after = before ? emptyKnowledgeMemo() : undefined;
+  const entryKey = (d: SearchDocument) => `${d.fields.name}\u0000${d.fields.task ?? ''}`;
   const byKey = new Map<string, number[]>();
   docs.forEach((d, i) => {
     if (d.kind !== 'tool') return;
@@ -292,7 +322,10 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
   docs.forEach((d, src) => {
     if (d.kind !== 'tool') return;
     const own = mentionKey(d.fields.name);
-    for (const k of nameReferences(d.fields.name, d.fields.task ?? '')) {
+    const names = remembered(before?.references, after?.references, entryKey(d), () =>
+      nameReferences(d.fields.name, d.fields.task ?? ''),
+    );
+    for (const k of names) {
       if (k === own || !byKey.has(k)) continue;
       let list = refs.get(k);
       if (!list) refs.set(k, (list = []));
@@ -310,12 +343,14 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
   }
   // Terms many entries use ("us", "simpl", "fast") say little about the one they name: each kept
   // term is weighed by its IDF over the entries' own words.
-  const termsOf = new Map<number, string[]>();
-  const sourceTerms = (i: number): string[] => {
+  const termsOf = new Map<number, readonly string[]>();
+  const sourceTerms = (i: number): readonly string[] => {
     let t = termsOf.get(i);
     if (!t) {
       const d = docs[i]!;
-      t = [...new Set([...analyze(d.fields.task ?? ''), ...analyze(d.fields.name, { name: true })])];
+      t = remembered(before?.terms, after?.terms, entryKey(d), () => [
+        ...new Set([...analyze(d.fields.task ?? ''), ...analyze(d.fields.name, { name: true })]),
+      ]);
       termsOf.set(i, t);
     }
     return t;
@@ -327,7 +362,7 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
   const nSources = termsOf.size || 1;
   const idf = (t: string) => Math.log(1 + nSources / (df.get(t) ?? 1));
   const vocabulary = learnVocabulary(docs.flatMap((d) => (d.kind === 'tool' ? [d.fields.task ?? ''] : [])));
-  return docs.map((d, i) => {
+  const out = docs.map((d, i) => {
     const about: string[] = [];
     const sources = mentionedBy.get(i);
     if (sources && sources.length >= 2 && sources.length <= MAX_MENTIONS) {
@@ -355,4 +390,6 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     if (!about.length && !parts.length && !d.fields.about && !d.fields.nameParts && !mentions && !d.mentions) return d;
     return { ...d, mentions, fields: { ...d.fields, about, nameParts: parts } };
   });
+  if (before && after) Object.assign(before, after);
+  return out;
 }

@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchDocument } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
-import { nameReferences, serviceKeyOf, serviceTopics, withCatalogKnowledge } from '../../../build/search/knowledge.ts';
+import {
+  emptyKnowledgeMemo,
+  nameReferences,
+  serviceKeyOf,
+  serviceTopics,
+  withCatalogKnowledge,
+} from '../../../build/search/knowledge.ts';
 import {
   centralityFactor,
   isStubName,
@@ -135,6 +141,30 @@ describe('catalog knowledge', () => {
     expect(h.fields.about).toContain('rule');
     // An entry nobody names has no about terms and no mentions.
     expect(docs.find((d) => d.id === rival.id)!.fields.about ?? []).toEqual([]);
+  });
+
+  it('gives the same documents with a memo of the last run, after entries changed, came and went', () => {
+    const memo = emptyKnowledgeMemo();
+    const first = [...FILLER, host, ...plugins, rival];
+    expect(withCatalogKnowledge(first, { memo })).toEqual(withCatalogKnowledge(first));
+    expect(memo.references.size).toBeGreaterThan(0);
+    expect(memo.terms.size).toBeGreaterThan(0);
+    // A plugin now names the rival, one plugin is gone, a new one names the host.
+    const second = [
+      ...FILLER,
+      host,
+      tool('lintkit-plugin-0', 'Lint rules for Lint-runner configs'),
+      ...plugins.slice(2),
+      tool('lintkit-extra', 'More lint rules for Lintkit'),
+      rival,
+    ];
+    const withMemo = withCatalogKnowledge(second, { memo });
+    expect(withMemo).toEqual(withCatalogKnowledge(second));
+    expect(withMemo.find((d) => d.id === rival.id)!.mentions).toBe(1);
+    // Only this run's entries are kept for the next one.
+    const gone = plugins[1]!.fields;
+    expect(memo.references.has(`${gone.name}\u0000${gone.task}`)).toBe(false);
+    expect(memo.references.has(`lintkit-extra\u0000More lint rules for Lintkit`)).toBe(true);
   });
 
   it('finds the central package for a need its own summary does not state', () => {
