@@ -12,8 +12,10 @@ import type { OutputFile } from '../discovery/sitemap.ts';
 import { bundleSearchClient } from '../search/bundle.ts';
 import { type AnalyzedDocument, analyzeDocument } from '../search/documents.ts';
 import { documentFromContract, type Expansions, writeStaticSearch } from '../search/index.ts';
+import { emptyKnowledgeMemo, type KnowledgeMemo } from '../search/knowledge.ts';
 import { linkUnchanged, perToolFiles } from './incremental.ts';
 import { writeFiles, writeOrLink } from './write-files.ts';
+import { collectGarbage } from './collect-garbage.ts';
 import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
@@ -82,6 +84,9 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const s = performance.now();
   await writeSearch(job);
   phases.search = Math.round(performance.now() - s);
+  // A full build's index is the worker's largest garbage: collected before the long compression pass
+  // (collect-garbage.ts). An incremental build's is small and its time is a write's latency.
+  if (!job.prevDir) collectGarbage();
   // Its own files' .br and .gz, while the main thread is still rendering HTML (build/compress/).
   const c = performance.now();
   // Unchanged tools' JSON came with its copies (linked or taken over): only the new files are named.
@@ -100,18 +105,21 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
  * What this worker computed for the last build it made. A persistent worker serves many incremental
  * builds; for one that follows its own previous build, unchanged documents keep their analysis, the
  * expansion table stays as learned (the API engine loaded the same table at start), and the bundled
- * client (same code, same process) is reused.
+ * client (same code, same process) is reused. What the catalog knowledge works out per entry from its
+ * name and summary alone is kept across incremental builds (not after a full one: 100,000 entries' worth).
  */
 const memo: {
   buildDir: string | null;
   analyzed: Map<string, AnalyzedDocument>;
   expansions: Expansions | null;
   bundle: Buffer | null;
+  knowledge: KnowledgeMemo;
 } = {
   buildDir: null,
   analyzed: new Map(),
   expansions: null,
   bundle: null,
+  knowledge: emptyKnowledgeMemo(),
 };
 
 /** The static search: lunr shards of the listable tools, the bundled client and its page. */
@@ -122,6 +130,11 @@ async function writeSearch(job: WorkerJob): Promise<void> {
   const follows = job.prevDir !== null && job.prevDir === memo.buildDir;
   const fresh = new Set(job.render ?? []);
   const docs = job.listed.map(documentFromContract);
+  // The clone of every contract is this thread's largest object, and nothing after this needs it: let
+  // go before the index is built (at 100,000 tools both would otherwise be held at once). The documents
+  // are this function's own, so they go when it returns.
+  job.tools = [];
+  job.listed = [];
   const analyzed = docs.map((d) => {
     const kept = follows && !fresh.has(d.id) ? memo.analyzed.get(d.id) : undefined;
     return kept ?? analyzeDocument(d);
@@ -130,10 +143,14 @@ async function writeSearch(job: WorkerJob): Promise<void> {
     analyzed,
     services: new Map(job.services ?? []),
     ...(follows && memo.expansions ? { expansions: memo.expansions } : {}),
+    ...(job.prevDir ? { memo: memo.knowledge } : {}),
     writeFile: (rel, text) => writeOrLink(dir, rel, text, prev),
   });
   memo.buildDir = job.buildDir;
-  memo.analyzed = new Map(docs.map((d, i) => [d.id, analyzed[i] as AnalyzedDocument]));
+  if (!job.prevDir) memo.knowledge = emptyKnowledgeMemo();
+  // Kept for the next incremental build; a full build (the CLI's, or a server's first) keeps none, so
+  // 100,000 analyses are not held while both threads compress.
+  memo.analyzed = job.prevDir ? new Map(docs.map((d, i) => [d.id, analyzed[i] as AnalyzedDocument])) : new Map();
   memo.expansions = summary.expansions;
   const client = path.join(dir, 'search.js');
   if (memo.bundle) writeOrLink(dir, 'search.js', memo.bundle, prev);
