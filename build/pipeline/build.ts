@@ -23,7 +23,6 @@ import { siteData } from './site-data.ts';
 import { runJobInWorker } from './worker-tasks.ts';
 import { isListable } from '../model/views.ts';
 import { writeFiles } from './write-files.ts';
-import { collectGarbage } from './collect-garbage.ts';
 import { loadSnapshot, type Snapshot } from '../catalog/snapshot.ts';
 import { serviceTopics } from '../search/knowledge.ts';
 
@@ -206,9 +205,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     });
     await phase('discovery', async () => writeFiles(buildDir, [...discovery, ...schemaFiles()], prev?.dir ?? null));
     const pages = await phase('html', () => renderSite(site, buildDir));
-    // A full build's Eleventy batches leave hundreds of MB of garbage at 100,000 tools, otherwise held
-    // through the compression pass (collect-garbage.ts); an incremental build renders a few pages.
-    if (!prev) collectGarbage();
     // .br and .gz beside each compressible file (build/compress/): here those of this thread, while the
     // worker compresses its own. Unchanged tools' pages came with their copies: only new pages are named.
     const own = await phase('compress', () =>

@@ -4,9 +4,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getHeapStatistics } from 'node:v8';
 import Eleventy from '@11ty/eleventy';
-import { collectGarbage } from './collect-garbage.ts';
 import { type SiteData, toolPage } from './site-data.ts';
 
 const SITE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site');
@@ -17,14 +15,6 @@ const TOOL_TEMPLATE = 'tool';
  * timing as much as the batch); 2,000 also rendered fastest of the three.
  */
 export const TOOL_BATCH = 2_000;
-/**
- * Used heap after a batch from which the garbage is collected before the next one. V8 lets the heap
- * grow to several times what is live before a full collection, and the process keeps the memory once
- * taken: at 100,000 tools the main thread's heap reached 690 MB at the end of the HTML step (about 200
- * MB live) in a run whose peak RSS was 2,261 MB. A collection at that size costs a few hundred ms and
- * comes every few batches; an incremental build's heap stays below the ceiling.
- */
-export const HEAP_CEILING_BYTES = 512 * 1024 * 1024;
 
 interface EleventyConfigApi {
   addExtension(ext: string[], opts: { key: string }): void;
@@ -84,7 +74,6 @@ export async function renderSite(data: SiteData, outDir: string): Promise<number
   for (let i = 0; i < tools.length; i += TOOL_BATCH) {
     const toolPages = tools.slice(i, i + TOOL_BATCH).map((t) => toolPage(t, data.baseUrl));
     written += await runEleventy({ ...data, indexPages: [], toolPages }, outDir, (name) => name === TOOL_TEMPLATE);
-    if (getHeapStatistics().used_heap_size > HEAP_CEILING_BYTES) collectGarbage();
   }
   return written;
 }

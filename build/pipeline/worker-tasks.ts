@@ -15,7 +15,6 @@ import { documentFromContract, type Expansions, writeStaticSearch } from '../sea
 import { emptyKnowledgeMemo, type KnowledgeMemo } from '../search/knowledge.ts';
 import { linkUnchanged, perToolFiles } from './incremental.ts';
 import { writeFiles, writeOrLink } from './write-files.ts';
-import { collectGarbage } from './collect-garbage.ts';
 import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
@@ -84,9 +83,6 @@ export async function runJob(job: WorkerJob): Promise<WorkerResult> {
   const s = performance.now();
   await writeSearch(job);
   phases.search = Math.round(performance.now() - s);
-  // A full build's index is the worker's largest garbage: collected before the long compression pass
-  // (collect-garbage.ts). An incremental build's is small and its time is a write's latency.
-  if (!job.prevDir) collectGarbage();
   // Its own files' .br and .gz, while the main thread is still rendering HTML (build/compress/).
   const c = performance.now();
   // Unchanged tools' JSON came with its copies (linked or taken over): only the new files are named.
