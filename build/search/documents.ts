@@ -275,6 +275,9 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
 }
 
 /** The document's postings: each distinct term with its integer BM25F-times-document-factor weight. */
+/** Fields holding program text rather than a description (FIELD_NAMES indexes): see RANK.codeCover. */
+const CODE_FIELDS = new Set([FIELD_NAMES.indexOf('commands'), FIELD_NAMES.indexOf('types')]);
+
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;
@@ -282,11 +285,14 @@ export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [s
   for (let k = 0; k < a.terms.length; k++) {
     const p = a.packed[k]!;
     let tfw = 0;
+    let codeOnly = true;
     for (let i = 0; i < nf; i++) {
       const tf = fieldCount(p, i);
-      if (tf > 0) tfw += fieldTf(FIELD_NAMES[i]!, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
+      if (tf === 0) continue;
+      tfw += fieldTf(FIELD_NAMES[i]!, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
+      if (!CODE_FIELDS.has(i)) codeOnly = false;
     }
-    out.push([a.terms[k]!, postingWeight(tfw, docFactor)]);
+    out.push([a.terms[k]!, postingWeight(tfw, docFactor, codeOnly)]);
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // Exports:
 //   planQuery(raw, expansions, topicality?) -> QueryPlan
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
-//   coverageOf(orig, exp, w)   IDF-weighted share of concepts a document matches (bitmasks)
+//   coverageOf(orig, exp, code, w)  IDF-weighted share of concepts a document matches (bitmasks)
 import { directionPairs } from './direction.ts';
 import { readTerm } from './reads.ts';
 import { RANK } from './rank.ts';
@@ -112,9 +112,10 @@ const FILLER = new Set(
 export const MAX_GROUPS = 12;
 /**
  * Share of the query's concepts a document covers, each concept weighted (by its IDF: matching
- * "toml" matters more than matching "files"). `orig`/`exp` are the document's bitmasks.
+ * "toml" matters more than matching "files"). `orig`/`exp`/`code` are the document's bitmasks: concepts
+ * matched by a typed word, by an expansion, and only in its commands and types.
  */
-export function coverageOf(orig: number, exp: number, weights: readonly number[]): number {
+export function coverageOf(orig: number, exp: number, code: number, weights: readonly number[]): number {
   let got = 0;
   let all = 0;
   for (let g = 0; g < weights.length; g++) {
@@ -123,6 +124,7 @@ export function coverageOf(orig: number, exp: number, weights: readonly number[]
     const bit = 1 << g;
     if (orig & bit) got += w;
     else if (exp & bit) got += RANK.expansionCover * w;
+    else if (code & bit) got += RANK.codeCover * w;
   }
   return all > 0 ? got / all : 1;
 }
