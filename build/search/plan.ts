@@ -5,6 +5,7 @@
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
 //   coverageOf(orig, exp, code, w)  IDF-weighted share of concepts a document matches (bitmasks)
 import { directionPairs } from './direction.ts';
+import { typeLiterals } from './literals.ts';
 import { readTerm } from './reads.ts';
 import { RANK } from './rank.ts';
 import { derivationalKeys } from './stemmer.ts';
@@ -138,7 +139,8 @@ export function planQuery(
   expansions: Expansions,
   topicality: ReadonlyMap<string, number> = new Map(),
 ): QueryPlan {
-  const text = normalizeText(raw, MAX_QUERY_CHARS);
+  const typed = normalizeText(raw, MAX_QUERY_CHARS);
+  const text = typeLiterals(typed);
   const words = analyze(text, { name: true, joined: true, maxChars: MAX_QUERY_CHARS });
   let platform: string | null = null;
   const topical: string[] = [];
@@ -193,7 +195,7 @@ export function planQuery(
     if (source) add(source, RANK.sourceWeight, 0, 0);
   }
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
-  const key = nameKey(text);
+  const key = nameKey(typed);
   // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.
   if (key && concepts.length >= 1 && concepts.length <= 4) add(`=${key}`, RANK.exactNameWeight, 0, 0);
   // Typed words first, then by weight desc, then alphabetically: a fixed order both engines share.
