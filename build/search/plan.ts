@@ -107,6 +107,12 @@ const FILLER = new Set(
     'code',
     'file',
     'page',
+    'framework',
+    'sdk',
+    'toolkit',
+    'wrapper',
+    'utility',
+    'helper',
   ].map(stem),
 );
 
