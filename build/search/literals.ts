@@ -14,6 +14,8 @@ const KINDS: readonly (readonly [RegExp, string])[] = [
   [/\b\d{4}-\d{2}-\d{2}\b/gu, ' date '],
   [/\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?\b)?/giu, ' time '],
   [/\b(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?\b/gu, ' ip address '],
+  // An international number: a plus sign, then digits in groups ("+33 1 42 68 53 00", "+1 (415) 555-0100").
+  [/(?<![\w+])\+\d[\d ().-]{5,}\d\b/gu, ' phone number '],
   [/\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b/gu, ' version '],
   [/(?<![\w&])#[0-9a-f]{6}\b|(?<![\w&])#[0-9a-f]{3}\b/giu, ' color '],
 ];

@@ -7,7 +7,7 @@ import { planQuery } from '../../../build/search/plan.ts';
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 describe('typeLiterals', () => {
-  it('names dates, times, URLs, email and IP addresses, versions, UUIDs and colours by their kind', () => {
+  it('names dates, times, URLs, email and IP addresses, phone numbers, versions, UUIDs and colours by their kind', () => {
     expect(squash(typeLiterals('convert 2024-02-29t12:00:00z to a unix timestamp'))).toBe(
       'convert date time to a unix timestamp',
     );
@@ -22,6 +22,10 @@ describe('typeLiterals', () => {
     expect(squash(typeLiterals('is 10.0.0.7 in 10.0.0.0/8'))).toBe('is ip address in ip address');
     expect(squash(typeLiterals('bump 1.2.3-beta.1 to the next minor'))).toBe('bump version to the next minor');
     expect(squash(typeLiterals('parse 123e4567-e89b-12d3-a456-426614174000'))).toBe('parse uuid');
+    expect(squash(typeLiterals('which country is +33 1 42 68 53 00 from?'))).toBe(
+      'which country is phone number from?',
+    );
+    expect(squash(typeLiterals('call +1 (415) 555-0100 now'))).toBe('call phone number now');
     expect(squash(typeLiterals('the hex colour #1e90ff or #fff'))).toBe('the hex colour color or color');
   });
 
