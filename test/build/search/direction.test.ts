@@ -21,8 +21,16 @@ describe('directionPairs', () => {
     expect(directionPairs('convert HTML and XML to JSON')).toEqual(['xml>json', 'html>json']);
     expect(directionPairs('Parse XML into JavaScript objects and build XML from objects')).toEqual([
       'xml>javascript',
+      'xml>object',
       'object>xml',
     ]);
+  });
+
+  it('pairs the source with each word of the phrase after the connector, up to a preposition', () => {
+    // The format is often the phrase's last word, after its adjectives: "to text" meets "to readable plain text".
+    expect(directionPairs('Convert HTML to readable plain text')).toEqual(['html>readabl', 'html>text']);
+    expect(directionPairs('turn a CSV file into JSON rows with the keys sorted')).toEqual(['csv>json', 'csv>row']);
+    expect(directionPairs('convert JSON to YAML for a config file')).toEqual(['json>yaml']);
   });
 
   it('states nothing where no format is named on both sides', () => {
