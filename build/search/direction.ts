@@ -120,7 +120,8 @@ export function directionPairs(text: unknown, maxChars?: number): string[] {
     if (TOWARD.has(w)) {
       const targets = following(i);
       for (const from of previous(i)) for (const to of targets) add(from, to);
-    } else if (w === FROM) {
+    } else if (w === FROM || (w === 'of' && words[i - 1] === 'out')) {
+      // "B out of A" reads as "B from A": "make a PDF document out of a plain text file".
       const from = next(i);
       for (const to of previous(i).slice(0, 1)) add(from, to);
     }

@@ -18,6 +18,7 @@ describe('directionPairs', () => {
     expect(directionPairs('Convert Markdown to HTML (CommonMark, GFM)')).toEqual(['markdown>html']);
     expect(directionPairs('convert a JSON file to XML')).toEqual(['json>xml']);
     expect(directionPairs('extract all the text from a PDF document')).toEqual(['pdf>text']);
+    expect(directionPairs('make a PDF document out of a plain text file')).toEqual(['text>pdf']);
     expect(directionPairs('convert HTML and XML to JSON')).toEqual(['xml>json', 'html>json']);
     expect(directionPairs('Parse XML into JavaScript objects and build XML from objects')).toEqual([
       'xml>javascript',
