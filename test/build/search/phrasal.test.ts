@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentFromContract } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
 import { joinPhrasalVerbs } from '../../../build/search/phrasal.ts';
+import { lintFillers } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 describe('joinPhrasalVerbs', () => {
@@ -19,9 +20,7 @@ describe('joinPhrasalVerbs', () => {
 });
 
 describe('ranking with phrasal verbs', () => {
-  const filler = Array.from({ length: 20 }, (_, i) =>
-    sampleContract(`npm-other${i}-v1`, { identity: { task: `Lint source files of kind ${i}`, tags: ['lint'] } }),
-  );
+  const filler = lintFillers();
   // The logger is the more reliable entry, and "log" is its whole topic.
   const logger = sampleContract('npm-fast-log-v1', {
     identity: { task: 'Log messages to a file', tags: ['log', 'logger'] },
