@@ -13,7 +13,7 @@
 //   - the empty query lists the manifest's top 50 (per platform too), not an arbitrary limit.
 import lunr from 'lunr';
 import { coverageOf, planQuery, type QueryPlan } from './plan.ts';
-import { conceptWeights, coverageFactor, finalScore, termCoefficient } from './rank.ts';
+import { conceptWeights, coverageFactor, finalScore, isCodeOnly, postingValue, termCoefficient } from './rank.ts';
 import type { DocRow, StaticManifest } from './static-index.ts';
 import { MAX_QUERY_CHARS } from './tokenize.ts';
 import { TopK } from './topk.ts';
@@ -85,7 +85,7 @@ export class StaticSearch {
 
   private async score(plan: QueryPlan, limit: number, platform?: string): Promise<Cand[]> {
     const n = this.manifest.n;
-    const acc = new Map<number, { s: number; orig: number; exp: number }>();
+    const acc = new Map<number, { s: number; orig: number; exp: number; code: number }>();
     const dfOf = new Map<string, number>();
     for (const pt of plan.terms) {
       const shard = await this.shardFor(pt.term);
@@ -103,10 +103,13 @@ export class StaticSearch {
         const ref = Number.parseInt(r.ref, 36);
         if (platform !== undefined && this.platformOf(ref) !== platform) continue;
         let a = acc.get(ref);
-        if (!a) acc.set(ref, (a = { s: 0, orig: 0, exp: 0 }));
-        a.s += c * r.score; // r.score is the stored integer weight (query vector of norm 1)
-        a.orig |= pt.orig;
-        a.exp |= pt.exp;
+        if (!a) acc.set(ref, (a = { s: 0, orig: 0, exp: 0, code: 0 }));
+        a.s += c * postingValue(r.score); // r.score is the stored integer weight (query vector of norm 1)
+        if (isCodeOnly(r.score)) a.code |= pt.orig | pt.exp;
+        else {
+          a.orig |= pt.orig;
+          a.exp |= pt.exp;
+        }
       }
     }
     const weights = conceptWeights(
@@ -117,7 +120,7 @@ export class StaticSearch {
     const top = new TopK<Cand>(limit, byScoreThenRef);
     for (const [ref, a] of acc) {
       const match = plan.platform === null || this.platformOf(ref) === plan.platform;
-      top.push({ ref, score: finalScore(a.s, coverageFactor(coverageOf(a.orig, a.exp, weights)), match) });
+      top.push({ ref, score: finalScore(a.s, coverageFactor(coverageOf(a.orig, a.exp, a.code, weights)), match) });
     }
     return top.sorted();
   }

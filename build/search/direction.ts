@@ -39,6 +39,33 @@ const SKIP = new Set([
   'them',
 ]);
 const AND = new Set(['and', 'or']);
+// Words that end the phrase after a connector: prepositions and clause words ("to JSON with the keys sorted").
+const PHRASE_END = new Set([
+  'with',
+  'for',
+  'in',
+  'on',
+  'using',
+  'by',
+  'via',
+  'of',
+  'without',
+  'at',
+  'while',
+  'when',
+  'that',
+  'which',
+  'so',
+  'then',
+  'but',
+  'through',
+  'over',
+  'per',
+  'like',
+  'than',
+  'if',
+]);
+const MAX_TARGET_WORDS = 3;
 const MAX_PAIRS = 6;
 
 function term(word: string | undefined): string | null {
@@ -48,19 +75,34 @@ function term(word: string | undefined): string | null {
 
 /** The `source>target` pair terms a text states, in order, each once. */
 export function directionPairs(text: unknown, maxChars?: number): string[] {
-  const words = normalizeText(text, maxChars).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const normal = normalizeText(text, maxChars);
+  const found = [...normal.matchAll(/[\p{L}\p{N}]+/gu)];
+  const words = found.map((m) => m[0]);
+  // Punctuation between word k-1 and word k ends a phrase: "to HTML (CommonMark, GFM)" names one target.
+  const broken = found.map(
+    (m, k) => k > 0 && /[^\s\p{L}\p{N}'’-]/u.test(normal.slice(found[k - 1]!.index + found[k - 1]![0].length, m.index)),
+  );
   const out: string[] = [];
   const add = (from: string | null, to: string | null) => {
     const pair = from && to && from !== to ? `${from}>${to}` : null;
     if (pair && !out.includes(pair) && out.length < MAX_PAIRS) out.push(pair);
   };
-  const next = (i: number): string | null => {
-    for (let k = i + 1; k < words.length && k <= i + 3; k++) {
-      if (SKIP.has(words[k]!)) continue;
-      return term(words[k]);
+  // The words after the connector up to the end of their phrase ("to readable plain text": readabl, text): the
+  // format is often the last of them, after its adjectives.
+  const following = (i: number): string[] => {
+    const found: string[] = [];
+    for (let k = i + 1; k < words.length && k <= i + 4; k++) {
+      const w = words[k]!;
+      if (k > i + 1 && broken[k]) break;
+      if (SKIP.has(w)) continue;
+      const t = term(w);
+      if (!t || PHRASE_END.has(w)) break;
+      found.push(t);
+      if (found.length === MAX_TARGET_WORDS) break;
     }
-    return null;
+    return found;
   };
+  const next = (i: number): string | null => following(i)[0] ?? null;
   // The word before the connector, and the ones joined to it by and/or ("HTML and XML to JSON").
   const previous = (i: number): string[] => {
     const found: string[] = [];
@@ -76,9 +118,10 @@ export function directionPairs(text: unknown, maxChars?: number): string[] {
   };
   words.forEach((w, i) => {
     if (TOWARD.has(w)) {
-      const to = next(i);
-      for (const from of previous(i)) add(from, to);
-    } else if (w === FROM) {
+      const targets = following(i);
+      for (const from of previous(i)) for (const to of targets) add(from, to);
+    } else if (w === FROM || (w === 'of' && words[i - 1] === 'out')) {
+      // "B out of A" reads as "B from A": "make a PDF document out of a plain text file".
       const from = next(i);
       for (const to of previous(i).slice(0, 1)) add(from, to);
     }

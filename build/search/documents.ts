@@ -11,7 +11,8 @@ import type { ToolContract } from '../model/contract.ts';
 import { directionPairs } from './direction.ts';
 import { readTerms } from './reads.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, isStubName, postingWeight } from './rank.ts';
-import { analyze, nameKey } from './tokenize.ts';
+import { joinPhrasalVerbs } from './phrasal.ts';
+import { analyze, nameKey, normalizeText } from './tokenize.ts';
 import { rankingPrior } from '../model/views.ts';
 
 export type SearchKind = 'tool' | 'api';
@@ -213,7 +214,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       .filter(Boolean)
       .map((k) => `=${k}`),
     // The task's words, then the conversion directions it states (direction.ts: "markdown>html").
-    task: [...analyze(f.task ?? ''), ...directionPairs(f.task ?? '')],
+    task: [...analyze(joinPhrasalVerbs(normalizeText(f.task ?? ''))), ...directionPairs(f.task ?? '')],
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
     types: [...(f.types ?? []).flatMap((t) => analyze(t)), ...(f.reads ?? [])],
@@ -275,6 +276,9 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
 }
 
 /** The document's postings: each distinct term with its integer BM25F-times-document-factor weight. */
+/** Fields holding program text rather than a description (FIELD_NAMES indexes): see RANK.codeCover. */
+const CODE_FIELDS = new Set([FIELD_NAMES.indexOf('commands'), FIELD_NAMES.indexOf('types')]);
+
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;
@@ -282,11 +286,14 @@ export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [s
   for (let k = 0; k < a.terms.length; k++) {
     const p = a.packed[k]!;
     let tfw = 0;
+    let codeOnly = true;
     for (let i = 0; i < nf; i++) {
       const tf = fieldCount(p, i);
-      if (tf > 0) tfw += fieldTf(FIELD_NAMES[i]!, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
+      if (tf === 0) continue;
+      tfw += fieldTf(FIELD_NAMES[i]!, tf, a.lens[i] ?? 0, avgLens[i] ?? 0);
+      if (!CODE_FIELDS.has(i)) codeOnly = false;
     }
-    out.push([a.terms[k]!, postingWeight(tfw, docFactor)]);
+    out.push([a.terms[k]!, postingWeight(tfw, docFactor, codeOnly)]);
   }
   return out;
 }

@@ -21,7 +21,15 @@ import {
   termWeights,
 } from './documents.ts';
 import { coverageOf, type Expansions, planQuery } from './plan.ts';
-import { conceptWeights, coverageFactor, finalScore, type Hit, termCoefficient } from './rank.ts';
+import {
+  conceptWeights,
+  coverageFactor,
+  finalScore,
+  type Hit,
+  isCodeOnly,
+  postingValue,
+  termCoefficient,
+} from './rank.ts';
 import { DocTable } from './doc-table.ts';
 import { learnExpansions } from './expand.ts';
 import { type KnowledgeOptions, withCatalogKnowledge } from './knowledge.ts';
@@ -67,6 +75,7 @@ export class SearchEngine {
   private acc = new Float64Array(0);
   private origMask = new Int32Array(0);
   private expMask = new Int32Array(0);
+  private codeMask = new Int32Array(0);
   private seen = new Uint8Array(0);
   private touched = new Int32Array(0);
 
@@ -159,7 +168,7 @@ export class SearchEngine {
     if (!plan.terms.length) return this.topByPrior(limit, platform, kind, opts.filter);
 
     if (this.acc.length < this.docs.capacity) this.allocScratch();
-    const { acc, origMask, expMask, seen, touched, store } = this;
+    const { acc, origMask, expMask, codeMask, seen, touched, store } = this;
     const { alive, platformOf, kindOf } = this.docs;
     const { baseDocs, baseW, baseStart, df } = store;
     let nt = 0;
@@ -201,10 +210,15 @@ export class SearchEngine {
             acc[d] = 0;
             origMask[d] = 0;
             expMask[d] = 0;
+            codeMask[d] = 0;
           }
-          acc[d]! += c * ws[i]!;
-          origMask[d]! |= orig;
-          expMask[d]! |= exp;
+          const w = ws[i]!;
+          acc[d]! += c * postingValue(w);
+          if (isCodeOnly(w)) codeMask[d]! |= orig | exp;
+          else {
+            origMask[d]! |= orig;
+            expMask[d]! |= exp;
+          }
         }
       }
     }
@@ -231,9 +245,11 @@ export class SearchEngine {
     for (let i = 0; i < nt; i++) {
       const d = touched[i]!;
       seen[d] = 0;
-      const key = origMask[d]! * 65536 + expMask[d]!;
+      // Masks hold MAX_GROUPS (12) bits each: the key is exact.
+      const key = (origMask[d]! * 4096 + expMask[d]!) * 4096 + codeMask[d]!;
       let cov = covCache.get(key);
-      if (cov === undefined) covCache.set(key, (cov = coverageFactor(coverageOf(origMask[d]!, expMask[d]!, weights))));
+      if (cov === undefined)
+        covCache.set(key, (cov = coverageFactor(coverageOf(origMask[d]!, expMask[d]!, codeMask[d]!, weights))));
       const score = finalScore(acc[d]!, cov, wanted === -1 || platformOf[d] === wanted);
       if (score < floor) continue;
       if (opts.filter && !opts.filter(ids[d]!)) continue;
@@ -294,6 +310,7 @@ export class SearchEngine {
     this.acc = new Float64Array(cap);
     this.origMask = new Int32Array(cap);
     this.expMask = new Int32Array(cap);
+    this.codeMask = new Int32Array(cap);
     this.seen = new Uint8Array(cap);
     this.touched = new Int32Array(cap);
   }

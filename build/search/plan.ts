@@ -3,8 +3,10 @@
 // Exports:
 //   planQuery(raw, expansions, topicality?) -> QueryPlan
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
-//   coverageOf(orig, exp, w)   IDF-weighted share of concepts a document matches (bitmasks)
+//   coverageOf(orig, exp, code, w)  IDF-weighted share of concepts a document matches (bitmasks)
 import { directionPairs } from './direction.ts';
+import { typeLiterals } from './literals.ts';
+import { joinPhrasalVerbs } from './phrasal.ts';
 import { readTerm } from './reads.ts';
 import { RANK } from './rank.ts';
 import { derivationalKeys } from './stemmer.ts';
@@ -106,15 +108,22 @@ const FILLER = new Set(
     'code',
     'file',
     'page',
+    'framework',
+    'sdk',
+    'toolkit',
+    'wrapper',
+    'utility',
+    'helper',
   ].map(stem),
 );
 
 export const MAX_GROUPS = 12;
 /**
  * Share of the query's concepts a document covers, each concept weighted (by its IDF: matching
- * "toml" matters more than matching "files"). `orig`/`exp` are the document's bitmasks.
+ * "toml" matters more than matching "files"). `orig`/`exp`/`code` are the document's bitmasks: concepts
+ * matched by a typed word, by an expansion, and only in its commands and types.
  */
-export function coverageOf(orig: number, exp: number, weights: readonly number[]): number {
+export function coverageOf(orig: number, exp: number, code: number, weights: readonly number[]): number {
   let got = 0;
   let all = 0;
   for (let g = 0; g < weights.length; g++) {
@@ -123,6 +132,7 @@ export function coverageOf(orig: number, exp: number, weights: readonly number[]
     const bit = 1 << g;
     if (orig & bit) got += w;
     else if (exp & bit) got += RANK.expansionCover * w;
+    else if (code & bit) got += RANK.codeCover * w;
   }
   return all > 0 ? got / all : 1;
 }
@@ -136,7 +146,8 @@ export function planQuery(
   expansions: Expansions,
   topicality: ReadonlyMap<string, number> = new Map(),
 ): QueryPlan {
-  const text = normalizeText(raw, MAX_QUERY_CHARS);
+  const typed = normalizeText(raw, MAX_QUERY_CHARS);
+  const text = joinPhrasalVerbs(typeLiterals(typed));
   const words = analyze(text, { name: true, joined: true, maxChars: MAX_QUERY_CHARS });
   let platform: string | null = null;
   const topical: string[] = [];
@@ -191,7 +202,7 @@ export function planQuery(
     if (source) add(source, RANK.sourceWeight, 0, 0);
   }
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
-  const key = nameKey(text);
+  const key = nameKey(typed);
   // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.
   if (key && concepts.length >= 1 && concepts.length <= 4) add(`=${key}`, RANK.exactNameWeight, 0, 0);
   // Typed words first, then by weight desc, then alphabetically: a fixed order both engines share.

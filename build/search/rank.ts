@@ -42,6 +42,7 @@ export const RANK: {
   sourceWeight: number;
   fillerWeight: number;
   expansionCover: number;
+  codeCover: 0.3;
   expansionWeight: number;
   maxExpansionsPerConcept: number;
   maxExpansionTerms: number;
@@ -99,6 +100,12 @@ export const RANK: {
   fillerWeight: 0.2,
   /** Coverage credit for a concept matched only through an expansion (a typed word counts 1). */
   expansionCover: 0.7,
+  /**
+   * Coverage credit for a concept a document matches only in its command or schema types (the words of its
+   * program code and output format, `--json`, `JSON.stringify`), not in what it says it is for: a version checker
+   * whose command prints JSON is not about JSON. Such matches still add to the text score.
+   */
+  codeCover: 0.3,
   /** Multiplier on the learned expansion weights (expand.ts). */
   expansionWeight: 1,
   maxExpansionsPerConcept: 6,
@@ -217,10 +224,20 @@ export function documentFactor(d: DocumentSignals): number {
  * length-normalised) and the document factor. Integers survive JSON exactly, so the static
  * shards and the API engine hold bit-identical weights.
  */
-export function postingWeight(tfw: number, docFactor: number): number {
+export function postingWeight(tfw: number, docFactor: number, codeOnly = false): number {
   const sat = tfw / (RANK.k1 + tfw);
-  return Math.max(1, Math.round(RANK.scale * sat * docFactor));
+  const w = Math.max(1, Math.round(RANK.scale * sat * docFactor));
+  return codeOnly ? w | CODE_ONLY : w;
 }
+
+/**
+ * Flag bit of a posting weight whose term occurs only in the document's commands and types (see codeCover). Set
+ * on the stored integer (weights stay below RANK.scale), so both engines read it from the posting they already
+ * hold: a Uint16 in the API engine, a lunr score in the static shards.
+ */
+export const CODE_ONLY = 0x8000;
+export const postingValue = (stored: number) => stored & (CODE_ONLY - 1);
+export const isCodeOnly = (stored: number) => (stored & CODE_ONLY) !== 0;
 
 /** BM25F pseudo-tf of one term: sum over fields of weight * tf / (1 - b + b * len / avgLen). */
 export function fieldTf(field: FieldName, tf: number, len: number, avgLen: number): number {

@@ -1,15 +1,8 @@
-// Conversion direction (build/search/direction.ts): "HTML into Markdown" finds the HTML-to-Markdown tool first,
-// not the Markdown-to-HTML one that shares every word, in both engines.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StaticSearch } from '../../../build/search/client.ts';
 import { directionPairs } from '../../../build/search/direction.ts';
 import { documentFromContract } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
-import { dirFetcher } from '../../../build/search/fs-fetch.ts';
-import { writeStaticSearch } from '../../../build/search/static-index.ts';
+import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 describe('directionPairs', () => {
@@ -18,11 +11,20 @@ describe('directionPairs', () => {
     expect(directionPairs('Convert Markdown to HTML (CommonMark, GFM)')).toEqual(['markdown>html']);
     expect(directionPairs('convert a JSON file to XML')).toEqual(['json>xml']);
     expect(directionPairs('extract all the text from a PDF document')).toEqual(['pdf>text']);
+    expect(directionPairs('make a PDF document out of a plain text file')).toEqual(['text>pdf']);
     expect(directionPairs('convert HTML and XML to JSON')).toEqual(['xml>json', 'html>json']);
     expect(directionPairs('Parse XML into JavaScript objects and build XML from objects')).toEqual([
       'xml>javascript',
+      'xml>object',
       'object>xml',
     ]);
+  });
+
+  it('pairs the source with each word of the phrase after the connector, up to a preposition', () => {
+    // The format is often the phrase's last word, after its adjectives: "to text" meets "to readable plain text".
+    expect(directionPairs('Convert HTML to readable plain text')).toEqual(['html>readabl', 'html>text']);
+    expect(directionPairs('turn a CSV file into JSON rows with the keys sorted')).toEqual(['csv>json', 'csv>row']);
+    expect(directionPairs('convert JSON to YAML for a config file')).toEqual(['json>yaml']);
   });
 
   it('states nothing where no format is named on both sides', () => {
@@ -34,9 +36,7 @@ describe('directionPairs', () => {
 });
 
 describe('ranking by direction', () => {
-  const filler = Array.from({ length: 20 }, (_, i) =>
-    sampleContract(`npm-other${i}-v1`, { identity: { task: `Lint source files of kind ${i}`, tags: ['lint'] } }),
-  );
+  const filler = lintFillers();
   // The reverse converter is the more reliable one, so without direction it would rank first.
   const forward = sampleContract('npm-md-to-html-v1', {
     identity: { task: 'Convert Markdown to HTML', tags: ['markdown', 'html'] },
@@ -54,17 +54,10 @@ describe('ranking by direction', () => {
     expect(built.engine.search('markdown file to html', { limit: 1 })[0]?.id).toBe('npm-md-to-html-v1');
     // No direction in the query: the more reliable converter, as before.
     expect(built.engine.search('markdown html', { limit: 1 })[0]?.id).toBe('npm-md-to-html-v1');
-    const dir = mkdtempSync(path.join(tmpdir(), 'direction-'));
-    try {
-      writeStaticSearch(docs, dir, { expansions: built.expansions, analyzed: built.analyzed });
-      const client = await StaticSearch.open(dirFetcher(dir).fetchJson);
-      for (const q of ['convert an HTML page into Markdown', 'markdown file to html', 'markdown html']) {
-        const api = built.engine.search(q, { limit: 5 });
-        const stat = await client.search(q, { limit: 5 });
-        expect(stat.map((h) => [h.id, h.score])).toEqual(api.map((h) => [h.id, h.score]));
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await expectStaticAgrees(docs, built, [
+      'convert an HTML page into Markdown',
+      'markdown file to html',
+      'markdown html',
+    ]);
   });
 });

@@ -1,16 +1,9 @@
-// What a command reads (build/search/reads.ts): "convert an SVG to a PNG" ranks the tool that reads SVG above one
-// that reads PNG when their words tie, in both engines; a query stating no conversion is not affected.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StaticSearch } from '../../../build/search/client.ts';
+import type { ToolContract } from '../../../build/model/contract.ts';
 import { documentFromContract } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
-import { dirFetcher } from '../../../build/search/fs-fetch.ts';
 import { readTerm, readTerms } from '../../../build/search/reads.ts';
-import { writeStaticSearch } from '../../../build/search/static-index.ts';
-import type { ToolContract } from '../../../build/model/contract.ts';
+import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 const reading = (
@@ -49,9 +42,7 @@ describe('readTerms', () => {
 });
 
 describe('ranking by what a command reads', () => {
-  const filler = Array.from({ length: 20 }, (_, i) =>
-    sampleContract(`npm-other${i}-v1`, { identity: { task: `Lint source files of kind ${i}`, tags: ['lint'] } }),
-  );
+  const filler = lintFillers();
   // The same words, the same trust; only what each reads differs. Without the rule the order is by id.
   const svgReader = reading('npm-zz-svg-reader-v1', {
     type: 'object',
@@ -73,17 +64,6 @@ describe('ranking by what a command reads', () => {
     // No conversion stated: the two tie (up to rounding).
     const [a, b] = built.engine.search('svg png image', { limit: 2 });
     expect(b!.score).toBeCloseTo(a!.score, 6);
-    const dir = mkdtempSync(path.join(tmpdir(), 'reads-'));
-    try {
-      writeStaticSearch(docs, dir, { expansions: built.expansions, analyzed: built.analyzed });
-      const client = await StaticSearch.open(dirFetcher(dir).fetchJson);
-      for (const q of queries) {
-        const api = built.engine.search(q, { limit: 5 });
-        const stat = await client.search(q, { limit: 5 });
-        expect(stat.map((h) => [h.id, h.score])).toEqual(api.map((h) => [h.id, h.score]));
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await expectStaticAgrees(docs, built, queries);
   });
 });

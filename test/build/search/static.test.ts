@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusContracts } from '../../../build/bench/corpus.ts';
 import { StaticSearch } from '../../../build/search/client.ts';
 import { documentFromContract, type SearchDocument } from '../../../build/search/documents.ts';
-import { dirFetcher } from '../../../build/search/fs-fetch.ts';
-import { createSearchIndex } from '../../../build/search/index.ts';
 import type { SearchEngine } from '../../../build/search/engine.ts';
 import { learnExpansions, readExpansions } from '../../../build/search/expand.ts';
+import { dirFetcher } from '../../../build/search/fs-fetch.ts';
+import { createSearchIndex } from '../../../build/search/index.ts';
 import { writeStaticSearch } from '../../../build/search/static-index.ts';
 
 const N = 20_000;

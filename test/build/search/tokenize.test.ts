@@ -118,6 +118,10 @@ describe('tokenize', () => {
     expect(p.concepts).toEqual(['pars', 'yaml']);
     const f = planQuery('show interactive maps', new Map());
     expect(f.conceptScale[f.concepts.indexOf('show')]).toBeLessThan(1);
+    // A kind of product ("framework", "sdk") is not the topic: "llm framework" is about LLMs, not web frameworks.
+    const kind = planQuery('llm framework', new Map());
+    expect(kind.conceptScale[kind.concepts.indexOf('framework')]).toBeLessThan(1);
+    expect(kind.conceptScale[kind.concepts.indexOf('llm')]).toBe(1);
     expect(planQuery('python', new Map()).concepts).toEqual(['python']);
   });
 

@@ -1,6 +1,6 @@
 // Topicality (build/search/topicality.ts): a word entries use only in task sentences ("declared") weighs less
 // as a query concept than one they name themselves with ("dependencies"), in both engines.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { createSearchIndex } from '../../../build/search/engine.ts';
 import { dirFetcher } from '../../../build/search/fs-fetch.ts';
 import { planQuery } from '../../../build/search/plan.ts';
 import { writeStaticSearch } from '../../../build/search/static-index.ts';
-import { learnTopicality, TOPICALITY } from '../../../build/search/topicality.ts';
 import { stem } from '../../../build/search/tokenize.ts';
+import { learnTopicality, TOPICALITY } from '../../../build/search/topicality.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 const prose = Array.from({ length: 12 }, (_, i) =>

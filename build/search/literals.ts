@@ -1,0 +1,27 @@
+// Data values in a need ("add 45 days to 2024-01-20", "split https://example.com:8080/a", "is 10.0.0.7 in
+// 10.0.0.0/8") are what the agent holds, not what it asks for: their digits and host names would otherwise become
+// concepts and match any tool whose text happens to hold them. Each value becomes the word for its kind (a date, a
+// URL, an IP address), which is what a tool's summary says it takes. Pure; plan.ts applies it to query text only
+// (summaries describe kinds, not values).
+//   typeLiterals(text) -> text with each recognised value replaced by the words of its kind
+
+const KINDS: readonly (readonly [RegExp, string])[] = [
+  [/\bhttps?:\/\/[^\s'"<>]+/giu, ' url '],
+  [/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/gu, ' email address '],
+  // Before dates and times: a UUID's groups would read as numbers.
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/giu, ' uuid '],
+  [/\b\d{4}-\d{2}-\d{2}[t ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?(?![\w:])/giu, ' date time '],
+  [/\b\d{4}-\d{2}-\d{2}\b/gu, ' date '],
+  [/\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?\b)?/giu, ' time '],
+  [/\b(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?\b/gu, ' ip address '],
+  // An international number: a plus sign, then digits in groups ("+33 1 42 68 53 00", "+1 (415) 555-0100").
+  [/(?<![\w+])\+\d[\d ().-]{5,}\d\b/gu, ' phone number '],
+  [/\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b/gu, ' version '],
+  [/(?<![\w&])#[0-9a-f]{6}\b|(?<![\w&])#[0-9a-f]{3}\b/giu, ' color '],
+];
+
+export function typeLiterals(text: string): string {
+  let out = text;
+  for (const [pattern, words] of KINDS) out = out.replace(pattern, words);
+  return out;
+}

@@ -1,0 +1,43 @@
+// Small catalogs for ranking tests, and the check every ranking test ends with: the static shards answer each
+// query with the API engine's ids and scores.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { ToolContract } from '../../build/model/contract.ts';
+import { StaticSearch } from '../../build/search/client.ts';
+import type { SearchDocument } from '../../build/search/documents.ts';
+import type { createSearchIndex } from '../../build/search/engine.ts';
+import { dirFetcher } from '../../build/search/fs-fetch.ts';
+import { writeStaticSearch } from '../../build/search/static-index.ts';
+import { sampleContract } from './temp-catalog.ts';
+
+/** Unrelated entries, so the words a test is about have an IDF. */
+export function lintFillers(count = 20, patch: Parameters<typeof sampleContract>[1] = {}): ToolContract[] {
+  return Array.from({ length: count }, (_, i) =>
+    sampleContract(`npm-other${i}-v1`, {
+      ...patch,
+      identity: { task: `Lint source files of kind ${i}`, tags: ['lint'], ...patch.identity },
+    }),
+  );
+}
+
+/** Writes the static index of `docs` and expects it to rank each query as the API engine does (top 5, scores too). */
+export async function expectStaticAgrees(
+  docs: SearchDocument[],
+  built: ReturnType<typeof createSearchIndex>,
+  queries: readonly string[],
+): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'static-agrees-'));
+  try {
+    writeStaticSearch(docs, dir, { expansions: built.expansions, analyzed: built.analyzed });
+    const client = await StaticSearch.open(dirFetcher(dir).fetchJson);
+    for (const q of queries) {
+      const api = built.engine.search(q, { limit: 5 });
+      const stat = await client.search(q, { limit: 5 });
+      expect(stat.map((h) => [h.id, h.score])).toEqual(api.map((h) => [h.id, h.score]));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
