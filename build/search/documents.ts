@@ -275,10 +275,10 @@ export function averageLengths(docs: Iterable<AnalyzedDocument>): number[] {
   return sum.map((s) => (n ? s / n : 0));
 }
 
-/** The document's postings: each distinct term with its integer BM25F-times-document-factor weight. */
 /** Fields holding program text rather than a description (FIELD_NAMES indexes): see RANK.codeCover. */
 const CODE_FIELDS = new Set([FIELD_NAMES.indexOf('commands'), FIELD_NAMES.indexOf('types')]);
 
+/** The document's postings: each distinct term with its integer BM25F-times-document-factor weight. */
 export function termWeights(a: AnalyzedDocument, avgLens: readonly number[]): [string, number][] {
   const out: [string, number][] = [];
   const nf = FIELD_NAMES.length;

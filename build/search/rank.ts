@@ -42,7 +42,7 @@ export const RANK: {
   sourceWeight: number;
   fillerWeight: number;
   expansionCover: number;
-  codeCover: 0.3;
+  codeCover: number;
   expansionWeight: number;
   maxExpansionsPerConcept: number;
   maxExpansionTerms: number;
