@@ -17,6 +17,7 @@ import { type ApiManifestLike, documentFromApiManifest, documentFromContract } f
 import { createSearchIndex } from '../../build/search/engine.ts';
 import { RANK } from '../../build/search/rank.ts';
 import { readExpansions } from '../../build/search/expand.ts';
+import { readsOnlyBinary } from '../../build/search/reads.ts';
 import { serviceTopics } from '../../build/search/knowledge.ts';
 import type { Expansions } from '../../build/search/plan.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
@@ -87,9 +88,9 @@ export function createToolSearch(
   // every scored candidate).
   const placesOf = (c: ToolContract) => {
     const roles = placeholderRoles(c);
-    return { roles, files: requiredFiles(c, roles) };
+    return { roles, files: requiredFiles(c, roles), binary: readsOnlyBinary(c) };
   };
-  const placesByAid = new Map<string, { roles: InputRole[]; files: number }>(
+  const placesByAid = new Map<string, { roles: InputRole[]; files: number; binary: boolean }>(
     listed.map((c) => [c.identity.aid, placesOf(c)]),
   );
   const needsOutside = new Set(listed.filter((c) => !runsOffline(c)).map((c) => c.identity.aid));
@@ -117,9 +118,15 @@ export function createToolSearch(
       // holds ranks below too: the agent cannot fill it.
       const byContent = inputs.includes('text_file');
       const files = heldFiles(inputs);
-      const weight = (id: string) =>
-        (byContent && fitOf(id) === 'content' ? RANK.contentFit : 1) *
-        ((placesByAid.get(id)?.files ?? 0) > files ? RANK.missingFile : 1);
+      const textOnly = byContent && !inputs.includes('input_file');
+      const weight = (id: string) => {
+        const places = placesByAid.get(id);
+        return (
+          (byContent && fitOf(id) === 'content' ? RANK.contentFit : 1) *
+          ((places?.files ?? 0) > files ? RANK.missingFile : 1) *
+          (textOnly && places?.binary ? RANK.binaryForText : 1)
+        );
+      };
       return engine
         .search(q, {
           limit,

@@ -41,12 +41,41 @@ const EXTENSION = /\.([A-Za-z][A-Za-z0-9]{0,15})$/;
 const formats = (f: unknown): string[] =>
   (Array.isArray(f) ? f : [f]).filter((x): x is string => typeof x === 'string');
 
+// Formats whose files are not text: a command reading only these cannot take a text file an agent holds (a .docx
+// reader for "make a PDF out of this .txt"). Spelled as format words; compared through readTerm.
+const BINARY_FORMATS = new Set(
+  [
+    'pdf docx doc xlsx xlsm xls pptx odt ods odp epub zip gzip tar bz2 xz zst 7z rar br',
+    'png jpeg gif bmp webp tiff avif heic ico image wav mp3 flac ogg m4a aac audio mp4 webm mov mkv avi video',
+    'ttf otf woff woff2 sqlite parquet arrow feather gguf onnx wasm bin',
+  ]
+    .join(' ')
+    .split(' ')
+    .map(readTerm),
+);
+
+/**
+ * Whether every format a contract declares it reads (`format` of its input schema or of a file it takes) is
+ * binary. An example's extension does not count: `sample.png` illustrates a command that reads any file.
+ */
+export function readsOnlyBinary(c: ToolContract): boolean {
+  const terms = fileInputs(c)
+    .flatMap((p) => formats(p.format))
+    .concat(formats(c.logic.input_schema.format))
+    .map(readTerm);
+  return terms.length > 0 && terms.every((t) => t !== null && BINARY_FORMATS.has(t));
+}
+
+const fileInputs = (c: ToolContract) =>
+  Object.entries(c.logic.input_schema.properties ?? {})
+    .filter(([name, p]) => (p.role ?? guessRole(name, p)) === 'input_file')
+    .map(([, p]) => p);
+
 /** The read terms of a contract: its input format and the formats of the files its properties take. */
 export function readTerms(c: ToolContract): string[] {
   const schema = c.logic.input_schema;
   const words = [...formats(schema.format)];
-  for (const [name, p] of Object.entries(schema.properties ?? {})) {
-    if ((p.role ?? guessRole(name, p)) !== 'input_file') continue;
+  for (const p of fileInputs(c)) {
     words.push(...formats(p.format));
     for (const e of p.examples ?? []) {
       const ext = typeof e === 'string' && !/^[a-z]+:\/\//i.test(e) ? EXTENSION.exec(e) : null;

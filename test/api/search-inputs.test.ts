@@ -87,10 +87,33 @@ const imageResize = contract(
 );
 for (const c of [imageDiff, imageResize]) c.identity.tags = ['zzqimage'];
 
+// Two makers of a zzqpdf document: the better-matching one reads only a declared binary format (.docx).
+const docxReader = contract(
+  'npm-zz-docx-pdf-v1',
+  'zzqpdf document: make a zzqpdf document out of a docx document, a document in zzqpdf form',
+  'zz-docx-pdf {docx}',
+  { docx: { type: 'string', description: 'Word file', role: 'input_file', format: 'docx', examples: ['a.docx'] } },
+);
+const textReader = contract('npm-zz-text-pdf-v1', 'zzqpdf document from a text file', 'zz-text-pdf {file}', {
+  file: { type: 'string', description: 'Text file', role: 'input_file', examples: ['a.txt'] },
+});
+
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
-    extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter, unpacker, packer, imageDiff, imageResize],
+    extraTools: [
+      textHasher,
+      fileHasher,
+      twoFiles,
+      textLinter,
+      fileLinter,
+      unpacker,
+      packer,
+      imageDiff,
+      imageResize,
+      docxReader,
+      textReader,
+    ],
   });
 }, 120_000);
 afterAll(() => t?.cleanup());
@@ -195,6 +218,17 @@ describe('search by held inputs', () => {
     expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=text_file,input_file`)).body)[0]).toBe(
       'npm-zz-img-diff-v1',
     );
+  });
+
+  it('a tool reading only a declared binary format ranks below one that reads the text file held', async () => {
+    const words = 'zzqpdf%20document';
+    const order = ['npm-zz-docx-pdf-v1', 'npm-zz-text-pdf-v1'];
+    expect(aids((await t.json(`/api/v1/tools?q=${words}`)).body).slice(0, 2)).toEqual(order);
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=text_file`)).body).slice(0, 2)).toEqual(
+      [...order].reverse(),
+    );
+    // A binary file held (or a file of unknown kind): the .docx reader keeps its place.
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=input_file`)).body).slice(0, 2)).toEqual(order);
   });
 
   it('inputs=output_dir keeps only commands that write into a folder', async () => {
