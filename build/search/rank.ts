@@ -49,6 +49,7 @@ export const RANK: {
   contentFit: number;
   missingFile: number;
   binaryForText: number;
+  formatMismatch: number;
   stubFactor: number;
 } = {
   k1: 2.2,
@@ -128,6 +129,11 @@ export const RANK: {
    * agent holds text files and no other file: a .docx reader cannot take the .txt it was handed.
    */
   binaryForText: 0.3,
+  /**
+   * API search with held formats only (`formats=`): the factor on a tool that declares the formats it reads and none
+   * of them is a held file's: an XML file handed to a YAML reader.
+   */
+  formatMismatch: 0.3,
   /** The document factor of an entry that is not a tool to run (isStubName): type declarations, hash-named builds. */
   stubFactor: 0.5,
 };

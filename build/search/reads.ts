@@ -59,11 +59,51 @@ const BINARY_FORMATS = new Set(
  * binary. An example's extension does not count: `sample.png` illustrates a command that reads any file.
  */
 export function readsOnlyBinary(c: ToolContract): boolean {
-  const terms = fileInputs(c)
+  const terms = declaredReads(c);
+  return terms.length > 0 && terms.every((t) => BINARY_FORMATS.has(t));
+}
+
+/** The read terms of the formats a contract declares (`format` of its input schema or of a file it takes). */
+export function declaredReads(c: ToolContract): string[] {
+  const out: string[] = [];
+  const words = fileInputs(c)
     .flatMap((p) => formats(p.format))
-    .concat(formats(c.logic.input_schema.format))
-    .map(readTerm);
-  return terms.length > 0 && terms.every((t) => t !== null && BINARY_FORMATS.has(t));
+    .concat(formats(c.logic.input_schema.format));
+  for (const w of words) {
+    for (const t of w.includes('.') ? formatTerms(w) : [readTerm(w)]) if (t && !out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+// A reader of the key also reads the values: JSON is valid JSON5, JSONC, HJSON and YAML; plain text is Markdown.
+const ALSO_READS: Record<string, string[]> = {
+  json5: ['json'],
+  jsonc: ['json'],
+  hjson: ['json'],
+  yaml: ['json'],
+  markdown: ['text'],
+};
+const alsoReads = new Map(Object.entries(ALSO_READS).map(([k, v]) => [readTerm(k)!, v.map((f) => readTerm(f)!)]));
+
+/**
+ * The read terms of a format or extension ("md", ".XML", "tar.gz" → tar and gzip), for a held file or a declared
+ * format. "text" says nothing about what a reader needs: none.
+ */
+export function formatTerms(format: string): string[] {
+  const text = readTerm('text');
+  return format
+    .split('.')
+    .map(readTerm)
+    .filter((t): t is string => t !== null && t !== text);
+}
+
+/**
+ * Whether a tool declaring these read terms can read one of the held formats (read terms): true when it declares
+ * none (nothing to go by) or the caller named none.
+ */
+export function readsHeld(declared: readonly string[], held: readonly string[]): boolean {
+  if (declared.length === 0 || held.length === 0) return true;
+  return held.some((h) => declared.some((d) => d === h || (alsoReads.get(d)?.includes(h) ?? false)));
 }
 
 const fileInputs = (c: ToolContract) =>
