@@ -19,6 +19,7 @@ export const VALIDATION = {
   oneOfValues: (values: unknown[]) => `Input should be one of ${values.map((v) => `'${String(v)}'`).join(', ')}`,
   ofType: (types: string) => `Input should be ${types.replace(',', ' or ')}`,
   ofFormat: (format: string) => `Input should be a valid ${format}`,
+  pattern: (pattern: string) => `String should match pattern '${pattern}'`,
   atMostItems: (max: number) => `List should have at most ${max} items`,
   atLeastItems: (min: number) => `List should have at least ${min} item${min === 1 ? '' : 's'}`,
   invalidValue: 'Invalid value',

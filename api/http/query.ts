@@ -3,7 +3,7 @@
 import type { H3Event } from 'h3';
 import { VALIDATION } from '../messages.ts';
 import { invalid } from '../services/errors.ts';
-import { Q_MAX } from '../services/requests.ts';
+import { FORMAT_PATTERN, Q_MAX } from '../services/requests.ts';
 import { cleanText } from '../../build/model/clean-text.ts';
 
 const last = (event: H3Event, name: string): string | undefined => event.url.searchParams.getAll(name).at(-1);
@@ -73,4 +73,18 @@ export function listQuery<T extends string>(event: H3Event, name: string, values
     throw invalid('query', name, VALIDATION.oneOfValues([...values]), 'enum');
   }
   return items as T[];
+}
+
+const FORMAT = new RegExp(FORMAT_PATTERN);
+
+/** A comma-separated list of file formats or extensions, lower-cased; [] when absent or empty. */
+export function formatsQuery(event: H3Event, name: string, max: number): string[] {
+  const raw = (last(event, name) ?? '').trim().toLowerCase();
+  if (raw === '') return [];
+  const items = raw.split(',').map((s) => s.trim());
+  if (items.length > max) throw invalid('query', name, VALIDATION.atMostItems(max), 'too_long');
+  for (const item of items) {
+    if (!FORMAT.test(item)) throw invalid('query', name, VALIDATION.pattern(FORMAT_PATTERN), 'string_pattern_mismatch');
+  }
+  return items;
 }

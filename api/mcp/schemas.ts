@@ -4,7 +4,7 @@
 import { AID_PATTERN, CONTRACT_KINDS, PLATFORMS } from '../../build/model/contract.ts';
 import { HELD_INPUT_ROLES } from '../../build/model/input-roles.ts';
 import { componentSchemas } from '../openapi/document.ts';
-import { LIMIT, MAX_HELD_INPUTS, Q_MAX } from '../services/requests.ts';
+import { FORMAT_PATTERN, LIMIT, MAX_HELD_INPUTS, Q_MAX } from '../services/requests.ts';
 import { TaxPayload } from '../services/tax-payload.ts';
 
 type Json = Record<string, unknown>;
@@ -82,6 +82,13 @@ export const inputSchemas = {
         description:
           'What you hold (input_file, text_file, text, url, json, output_dir; a role twice for two): only tools whose command ' +
           'has a placeholder for each. text_file: a small text file, passable as its text; output_dir: a folder to write into.',
+      },
+      formats: {
+        type: 'array',
+        maxItems: MAX_HELD_INPUTS,
+        items: { type: 'string', pattern: FORMAT_PATTERN },
+        description:
+          'Formats or extensions of the files you hold (xml, .md, png): tools declaring only other read formats rank lower.',
       },
       offline: {
         type: 'boolean',

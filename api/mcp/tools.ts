@@ -74,6 +74,7 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
         limit: (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
         kind: (args.kind as ContractKind | undefined) ?? '',
         inputs: (args.inputs as HeldInputRole[] | undefined) ?? [],
+        formats: ((args.formats as string[] | undefined) ?? []).map((f) => f.toLowerCase()),
         offline: args.offline === true,
       }),
   },

@@ -7,7 +7,7 @@ import { HELD_INPUT_ROLES } from '../../build/model/input-roles.ts';
 import type { AppContext } from '../context.ts';
 import { readJsonBody } from '../http/body.ts';
 import { callerOf } from '../http/caller.ts';
-import { boolQuery, enumQuery, intQuery, listQuery, textQuery } from '../http/query.ts';
+import { boolQuery, enumQuery, formatsQuery, intQuery, listQuery, textQuery } from '../http/query.ts';
 import { LIMIT, MAX_HELD_INPUTS } from '../services/requests.ts';
 import { instructionsFor } from '../services/instructions.ts';
 import { lookUp, taxGate, toolByAid, toolListJson, trendingListJson } from '../services/tools.ts';
@@ -27,8 +27,9 @@ export function toolRoutes(app: H3, ctx: AppContext) {
     const category = enumQuery(event, 'category', PLATFORMS);
     const kind = enumQuery(event, 'kind', CONTRACT_KINDS);
     const inputs = listQuery(event, 'inputs', HELD_INPUT_ROLES, MAX_HELD_INPUTS);
+    const formats = formatsQuery(event, 'formats', MAX_HELD_INPUTS);
     const offline = boolQuery(event, 'offline');
-    return toolListJson(ctx, q, { category, kind, inputs, offline }).then((text) => jsonText(event, text));
+    return toolListJson(ctx, q, { category, kind, inputs, formats, offline }).then((text) => jsonText(event, text));
   });
 
   app.get('/api/v1/tools/trending', (event) =>

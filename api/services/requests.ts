@@ -148,6 +148,9 @@ export const CompileApiRequest = Type.Object(
 
 export const Q_MAX = 500;
 
+/** A held file's format or extension (GET /api/v1/tools?formats=…): "md", ".XML", "tar.gz". */
+export const FORMAT_PATTERN = '^\\.?[A-Za-z0-9]{1,16}(?:\\.[A-Za-z0-9]{1,16}){0,2}$';
+
 /** Held inputs a search may name (GET /api/v1/tools?inputs=…). */
 export const MAX_HELD_INPUTS = 8;
 
@@ -170,6 +173,13 @@ export const QuerySchemas = {
       'them): only tools whose command has a placeholder for each. "input_file,input_file" finds tools that take ' +
       'two files; text_file is a small text file you can also pass as its text to a command that takes a text or ' +
       'JSON (ranked below commands that read it as a file); output_dir is a folder the results must be written into.',
+  }),
+  formats: Type.Array(Type.String({ pattern: FORMAT_PATTERN }), {
+    maxItems: MAX_HELD_INPUTS,
+    description:
+      'Formats or extensions of the files you hold, comma-separated (xml, .md, png): tools that declare the formats ' +
+      'they read and read none of these rank lower (an XML file is no input for a YAML reader). Ranking only; "txt" ' +
+      'and "text" say nothing and are ignored.',
   }),
   offline: Type.Boolean({
     default: false,

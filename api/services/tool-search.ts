@@ -4,7 +4,7 @@
 // the dynamic and static searches agree. Routes never import build/search directly.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ContractKind, InputRole, Platform, ToolContract } from '../../build/model/contract.ts';
+import type { ContractKind, Platform, ToolContract } from '../../build/model/contract.ts';
 import {
   type HeldInputRole,
   heldFiles,
@@ -17,6 +17,7 @@ import { type ApiManifestLike, documentFromApiManifest, documentFromContract } f
 import { createSearchIndex } from '../../build/search/engine.ts';
 import { RANK } from '../../build/search/rank.ts';
 import { readExpansions } from '../../build/search/expand.ts';
+import { declaredReads, formatTerms, readsHeld, readsOnlyBinary } from '../../build/search/reads.ts';
 import { serviceTopics } from '../../build/search/knowledge.ts';
 import type { Expansions } from '../../build/search/plan.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
@@ -38,6 +39,8 @@ export interface ToolSearchOptions {
   limit: number;
   kind?: ContractKind;
   inputs?: readonly HeldInputRole[];
+  /** Formats (or extensions) of the files the caller holds: a tool declaring only other read formats ranks lower. */
+  formats?: readonly string[];
   offline?: boolean;
 }
 
@@ -87,11 +90,9 @@ export function createToolSearch(
   // every scored candidate).
   const placesOf = (c: ToolContract) => {
     const roles = placeholderRoles(c);
-    return { roles, files: requiredFiles(c, roles) };
+    return { roles, files: requiredFiles(c, roles), binary: readsOnlyBinary(c), reads: declaredReads(c) };
   };
-  const placesByAid = new Map<string, { roles: InputRole[]; files: number }>(
-    listed.map((c) => [c.identity.aid, placesOf(c)]),
-  );
+  const placesByAid = new Map<string, ReturnType<typeof placesOf>>(listed.map((c) => [c.identity.aid, placesOf(c)]));
   const needsOutside = new Set(listed.filter((c) => !runsOffline(c)).map((c) => c.identity.aid));
   const forget = (aid: string) => {
     byAid.delete(aid);
@@ -100,7 +101,7 @@ export function createToolSearch(
     engine.remove(aid);
   };
   return {
-    search: (q, { platform, limit, kind, inputs = [], offline = false }) => {
+    search: (q, { platform, limit, kind, inputs = [], formats: heldFormats = [], offline = false }) => {
       // An absent identity.kind is a tool.
       const kindOk = (id: string) => !kind || (byAid.get(id)?.identity.kind ?? 'tool') === kind;
       // The filter and the weight both ask for a candidate's fit: worked out once per candidate.
@@ -117,15 +118,23 @@ export function createToolSearch(
       // holds ranks below too: the agent cannot fill it.
       const byContent = inputs.includes('text_file');
       const files = heldFiles(inputs);
-      const weight = (id: string) =>
-        (byContent && fitOf(id) === 'content' ? RANK.contentFit : 1) *
-        ((placesByAid.get(id)?.files ?? 0) > files ? RANK.missingFile : 1);
+      const textOnly = byContent && !inputs.includes('input_file');
+      const formats = heldFormats.flatMap(formatTerms);
+      const weight = (id: string) => {
+        const places = placesByAid.get(id);
+        return (
+          (byContent && fitOf(id) === 'content' ? RANK.contentFit : 1) *
+          ((places?.files ?? 0) > files ? RANK.missingFile : 1) *
+          (textOnly && places?.binary ? RANK.binaryForText : 1) *
+          (places && !readsHeld(places.reads, formats) ? RANK.formatMismatch : 1)
+        );
+      };
       return engine
         .search(q, {
           limit,
           ...(platform ? { platform } : {}),
           ...(filtered ? { filter: (id: string) => kindOk(id) && offlineOk(id) && fitOf(id) !== null } : {}),
-          ...(inputs.length > 0 ? { weight } : {}),
+          ...(inputs.length > 0 || formats.length > 0 ? { weight } : {}),
         })
         .map((h) => byAid.get(h.id))
         .filter((c): c is ToolContract => c !== undefined);

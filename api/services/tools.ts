@@ -68,19 +68,29 @@ export interface ToolListFilters {
   limit?: number;
   kind?: ContractKind | '';
   inputs?: readonly HeldInputRole[];
+  /** Formats or extensions of the files held (ranking only). */
+  formats?: readonly string[];
   /** Only tools that need neither the internet nor credentials. */
   offline?: boolean;
 }
 
 /** What GET /api/v1/tools answers, as JSON text: a search, or the top list for an empty query. */
 export async function toolListJson(ctx: AppContext, q: string, filters: ToolListFilters = {}): Promise<string> {
-  const { category = '', limit = LIST_LIMIT, kind = '', inputs = [], offline = false } = filters;
-  const found = ctx.toolSearch.search(q, { platform: category, limit, ...(kind ? { kind } : {}), inputs, offline });
+  const { category = '', limit = LIST_LIMIT, kind = '', inputs = [], formats = [], offline = false } = filters;
+  const found = ctx.toolSearch.search(q, {
+    platform: category,
+    limit,
+    ...(kind ? { kind } : {}),
+    inputs,
+    formats,
+    offline,
+  });
   const items = await listingJson(ctx, found);
   const kindJson = kind ? `"kind":${JSON.stringify(kind)},` : '';
   const inputsJson = inputs.length ? `"inputs":${JSON.stringify(inputs)},` : '';
+  const formatsJson = formats.length ? `"formats":${JSON.stringify(formats)},` : '';
   const offlineJson = offline ? '"offline":true,' : '';
-  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}${inputsJson}${offlineJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
+  return `{"query":${JSON.stringify(q)},"category":${JSON.stringify(category)},${kindJson}${inputsJson}${formatsJson}${offlineJson}"count":${items.length},"results":${jsonArray(items)},"note":${NOTE_JSON}}`;
 }
 
 /** What GET /api/v1/tools/trending answers, as JSON text. */

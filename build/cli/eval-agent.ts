@@ -1,5 +1,6 @@
-// npm run eval:agent [-- --set dev|heldout|heldout-2] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run]
-//   [--no-inputs] [--online] [--jobs N] [--json-out file] [--platform npm|pypi] [--catalog DIR] [--url http://host:port]
+// npm run eval:agent [-- --set dev|heldout|heldout-2|heldout-3] [--limit N] [--need ID,...] [--json] [--mcp]
+//   [--no-run] [--no-inputs] [--online] [--jobs N] [--json-out file] [--platform npm|pypi] [--catalog DIR]
+//   [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 // bundled catalog served by a server this command starts (or the one at --url).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,15 +23,15 @@ import {
 import { exitOnHelp } from './help.ts';
 
 exitOnHelp(`
-usage: npm run eval:agent [-- --set dev|heldout|heldout-2] [--limit N] [--need ID,...] [--json] [--mcp] [--no-run]
-                          [--no-inputs] [--online] [--jobs N] [--json-out FILE] [--platform npm|pypi] [--catalog DIR]
-                          [--url http://host:port]
+usage: npm run eval:agent [-- --set dev|heldout|heldout-2|heldout-3] [--limit N] [--need ID,...] [--json]
+                          [--mcp] [--no-run] [--no-inputs] [--online] [--jobs N] [--json-out FILE]
+                          [--platform npm|pypi] [--catalog DIR] [--url http://host:port]
 The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
 bundled catalog (or the one in --catalog DIR) served by a server this command starts (or the one at --url).
 The agent tells search what it holds (?inputs=input_file,text …); --no-inputs searches with the need's words
 only. The agent also says it has no network (?offline=true: the sandbox runs commands without it); --online
 searches without that filter. --need runs only the needs with these ids (to re-run the ones a change touches).
-Without --set it runs dev and heldout; heldout-2 (the second held-out set) runs only when named.
+Without --set it runs dev and heldout; heldout-2 and heldout-3 (the later held-out sets) run only when named.
 `);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

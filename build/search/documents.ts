@@ -71,10 +71,15 @@ function mcpToolText(c: ToolContract): { aliases: string[]; task: string[] } {
   };
 }
 
+// The version range an install pins (`sharp@0.33`, `yaml==2.*`, `x~=1.4`): it says which release, not what the tool
+// does, and its digits would meet the numbers of a need ("the next 5 times").
+const VERSION_SPEC = /(?:@|==|~=|>=)[~^]?\d[\w.*+-]*/g;
+
 export function documentFromContract(c: ToolContract): SearchDocument {
   const id = c.identity;
   const types = [c.logic.input_schema.type, c.logic.output_schema.type].filter((t) => t !== 'any');
-  const commands = [c.action.install_cmd, c.action.execute_cmd].filter((x): x is string => typeof x === 'string');
+  const install = c.action.install_cmd?.replace(VERSION_SPEC, '') ?? null;
+  const commands = [install, c.action.execute_cmd].filter((x): x is string => typeof x === 'string');
   const mcp = mcpToolText(c);
   const task = [id.task ?? '', ...mcp.task].filter(Boolean).join('. ');
   const reads = readTerms(c);

@@ -48,6 +48,8 @@ export const RANK: {
   maxExpansionTerms: number;
   contentFit: number;
   missingFile: number;
+  binaryForText: number;
+  formatMismatch: number;
   stubFactor: number;
 } = {
   k1: 2.2,
@@ -122,6 +124,16 @@ export const RANK: {
    * than it said.
    */
   missingFile: 0.3,
+  /**
+   * API search with held inputs only: the factor on a tool that reads only binary formats (reads.ts) when the
+   * agent holds text files and no other file: a .docx reader cannot take the .txt it was handed.
+   */
+  binaryForText: 0.3,
+  /**
+   * API search with held formats only (`formats=`): the factor on a tool that declares the formats it reads and none
+   * of them is a held file's: an XML file handed to a YAML reader.
+   */
+  formatMismatch: 0.3,
   /** The document factor of an entry that is not a tool to run (isStubName): type declarations, hash-named builds. */
   stubFactor: 0.5,
 };

@@ -41,12 +41,81 @@ const EXTENSION = /\.([A-Za-z][A-Za-z0-9]{0,15})$/;
 const formats = (f: unknown): string[] =>
   (Array.isArray(f) ? f : [f]).filter((x): x is string => typeof x === 'string');
 
+// Formats whose files are not text: a command reading only these cannot take a text file an agent holds (a .docx
+// reader for "make a PDF out of this .txt"). Spelled as format words; compared through readTerm.
+const BINARY_FORMATS = new Set(
+  [
+    'pdf docx doc xlsx xlsm xls pptx odt ods odp epub zip gzip tar bz2 xz zst 7z rar br',
+    'png jpeg gif bmp webp tiff avif heic ico image wav mp3 flac ogg m4a aac audio mp4 webm mov mkv avi video',
+    'ttf otf woff woff2 sqlite parquet arrow feather gguf onnx wasm bin',
+  ]
+    .join(' ')
+    .split(' ')
+    .map(readTerm),
+);
+
+/**
+ * Whether every format a contract declares it reads (`format` of its input schema or of a file it takes) is
+ * binary. An example's extension does not count: `sample.png` illustrates a command that reads any file.
+ */
+export function readsOnlyBinary(c: ToolContract): boolean {
+  const terms = declaredReads(c);
+  return terms.length > 0 && terms.every((t) => BINARY_FORMATS.has(t));
+}
+
+/** The read terms of the formats a contract declares (`format` of its input schema or of a file it takes). */
+export function declaredReads(c: ToolContract): string[] {
+  const out: string[] = [];
+  const words = fileInputs(c)
+    .flatMap((p) => formats(p.format))
+    .concat(formats(c.logic.input_schema.format));
+  for (const w of words) {
+    for (const t of w.includes('.') ? formatTerms(w) : [readTerm(w)]) if (t && !out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+// A reader of the key also reads the values: JSON is valid JSON5, JSONC, HJSON and YAML; plain text is Markdown.
+const ALSO_READS: Record<string, string[]> = {
+  json5: ['json'],
+  jsonc: ['json'],
+  hjson: ['json'],
+  yaml: ['json'],
+  markdown: ['text'],
+};
+const alsoReads = new Map(Object.entries(ALSO_READS).map(([k, v]) => [readTerm(k)!, v.map((f) => readTerm(f)!)]));
+
+/**
+ * The read terms of a format or extension ("md", ".XML", "tar.gz" → tar and gzip), for a held file or a declared
+ * format. "text" says nothing about what a reader needs: none.
+ */
+export function formatTerms(format: string): string[] {
+  const text = readTerm('text');
+  return format
+    .split('.')
+    .map(readTerm)
+    .filter((t): t is string => t !== null && t !== text);
+}
+
+/**
+ * Whether a tool declaring these read terms can read one of the held formats (read terms): true when it declares
+ * none (nothing to go by) or the caller named none.
+ */
+export function readsHeld(declared: readonly string[], held: readonly string[]): boolean {
+  if (declared.length === 0 || held.length === 0) return true;
+  return held.some((h) => declared.some((d) => d === h || (alsoReads.get(d)?.includes(h) ?? false)));
+}
+
+const fileInputs = (c: ToolContract) =>
+  Object.entries(c.logic.input_schema.properties ?? {})
+    .filter(([name, p]) => (p.role ?? guessRole(name, p)) === 'input_file')
+    .map(([, p]) => p);
+
 /** The read terms of a contract: its input format and the formats of the files its properties take. */
 export function readTerms(c: ToolContract): string[] {
   const schema = c.logic.input_schema;
   const words = [...formats(schema.format)];
-  for (const [name, p] of Object.entries(schema.properties ?? {})) {
-    if ((p.role ?? guessRole(name, p)) !== 'input_file') continue;
+  for (const p of fileInputs(c)) {
     words.push(...formats(p.format));
     for (const e of p.examples ?? []) {
       const ext = typeof e === 'string' && !/^[a-z]+:\/\//i.test(e) ? EXTENSION.exec(e) : null;

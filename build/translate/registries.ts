@@ -81,6 +81,16 @@ interface NpmVersion {
   mcpName?: unknown;
 }
 
+/**
+ * The release line an npm library's install stays on: `@3` for 3.x.y, `@0.67` for 0.67.x (below 1.0 a minor may
+ * break). The contract is verified on that line; a later major can change the API its command uses.
+ */
+function releaseLine(version: string | null): string {
+  const m = version ? /^(\d+)\.(\d+)\.\d+$/.exec(version) : null;
+  if (!m) return '';
+  return m[1] === '0' ? `@0.${m[2]}` : `@${m[1]}`;
+}
+
 function npmExecute(pkg: string, bin: unknown): string | null {
   if (typeof bin === 'string' && bin) return `npx ${pkg}`;
   if (!bin || typeof bin !== 'object') return null;
@@ -131,7 +141,7 @@ export async function npmDraft(pkg: string, cfg: UpstreamConfig): Promise<Draft>
     platform: 'npm',
     license: spdxOf(license),
     source_url: `https://www.npmjs.com/package/${name}`,
-    install_cmd: `npm install ${name}`,
+    install_cmd: `npm install ${name}${releaseLine(version)}`,
     execute_cmd: npmExecute(name, latest.bin),
     popularity,
     ...(node ? { requires: { runtime: { node } } } : {}),

@@ -87,10 +87,42 @@ const imageResize = contract(
 );
 for (const c of [imageDiff, imageResize]) c.identity.tags = ['zzqimage'];
 
+// Two makers of a zzqpdf document: the better-matching one reads only a declared binary format (.docx).
+const docxReader = contract(
+  'npm-zz-docx-pdf-v1',
+  'zzqpdf document: make a zzqpdf document out of a docx document, a document in zzqpdf form',
+  'zz-docx-pdf {docx}',
+  { docx: { type: 'string', description: 'Word file', role: 'input_file', format: 'docx', examples: ['a.docx'] } },
+);
+// Two YAML-to-zzqdata converters alike in words: one declares it reads YAML, the other XML.
+const yamlReader = contract('npm-zz-a-yaml-v1', 'zzqdata convert a document', 'zz-a-yaml {file}', {
+  file: { type: 'string', description: 'YAML file', role: 'input_file', format: 'yaml', examples: ['a.yaml'] },
+});
+const xmlReader = contract('npm-zz-b-xml-v1', 'zzqdata convert a document', 'zz-b-xml {file}', {
+  file: { type: 'string', description: 'XML file', role: 'input_file', format: 'xml', examples: ['a.xml'] },
+});
+const textReader = contract('npm-zz-text-pdf-v1', 'zzqpdf document from a text file', 'zz-text-pdf {file}', {
+  file: { type: 'string', description: 'Text file', role: 'input_file', examples: ['a.txt'] },
+});
+
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({
-    extraTools: [textHasher, fileHasher, twoFiles, textLinter, fileLinter, unpacker, packer, imageDiff, imageResize],
+    extraTools: [
+      textHasher,
+      fileHasher,
+      twoFiles,
+      textLinter,
+      fileLinter,
+      unpacker,
+      packer,
+      imageDiff,
+      imageResize,
+      docxReader,
+      textReader,
+      yamlReader,
+      xmlReader,
+    ],
   });
 }, 120_000);
 afterAll(() => t?.cleanup());
@@ -195,6 +227,36 @@ describe('search by held inputs', () => {
     expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=text_file,input_file`)).body)[0]).toBe(
       'npm-zz-img-diff-v1',
     );
+  });
+
+  it('a tool reading only a declared binary format ranks below one that reads the text file held', async () => {
+    const words = 'zzqpdf%20document';
+    const order = ['npm-zz-docx-pdf-v1', 'npm-zz-text-pdf-v1'];
+    expect(aids((await t.json(`/api/v1/tools?q=${words}`)).body).slice(0, 2)).toEqual(order);
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=text_file`)).body).slice(0, 2)).toEqual(
+      [...order].reverse(),
+    );
+    // A binary file held (or a file of unknown kind): the .docx reader keeps its place.
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=input_file`)).body).slice(0, 2)).toEqual(order);
+  });
+
+  it('formats= ranks a tool that declares other read formats below one that reads the held file', async () => {
+    const words = 'zzqdata%20convert%20document';
+    const order = ['npm-zz-a-yaml-v1', 'npm-zz-b-xml-v1']; // a tie in words: first by id
+    expect(aids((await t.json(`/api/v1/tools?q=${words}`)).body).slice(0, 2)).toEqual(order);
+    const xml = await t.json(`/api/v1/tools?q=${words}&inputs=input_file&formats=.XML`);
+    expect(xml.body.formats).toEqual(['.xml']);
+    expect(aids(xml.body).slice(0, 2)).toEqual([...order].reverse());
+    // JSON is YAML: the YAML reader stays first; "txt" says nothing, so nothing moves.
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&formats=json`)).body).slice(0, 2)).toEqual(order);
+    expect(aids((await t.json(`/api/v1/tools?q=${words}&formats=txt`)).body).slice(0, 2)).toEqual(order);
+    for (const bad of ['x/y', 'a,,b', '..xml', Array(9).fill('xml').join(',')]) {
+      const res = await t.json(`/api/v1/tools?q=${words}&formats=${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(422);
+      expect(JSON.stringify(res.body)).toContain('formats');
+    }
+    const viaMcp = await mcpToolCall(t, 'search_tools', { query: 'zzqdata convert document', formats: ['xml'] });
+    expect(aids(JSON.parse(viaMcp.content[0]!.text)).slice(0, 2)).toEqual([...order].reverse());
   });
 
   it('inputs=output_dir keeps only commands that write into a folder', async () => {

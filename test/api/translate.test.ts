@@ -213,7 +213,7 @@ describe('POST /api/v1/translate', () => {
       },
       action: {
         source_url: 'https://www.npmjs.com/package/@acme/cowsay-plus',
-        install_cmd: 'npm install @acme/cowsay-plus',
+        install_cmd: 'npm install @acme/cowsay-plus@3',
         execute_cmd: 'npx @acme/cowsay-plus',
       },
     });

@@ -126,6 +126,17 @@ export function heldRoles(inputs: readonly HeldInput[]): HeldInputRole[] {
 }
 const MAX_HELD = 8;
 
+// "data.xml" → xml, "a.tar.gz" → tar.gz.
+const EXTENSION = /\.((?:tar\.)?[A-Za-z0-9]{1,16})$/;
+
+/** The extensions of the files an agent holds (any agent knows them): search ranks readers of other formats lower. */
+export function heldFormats(task: AgentTask): string[] {
+  return task.inputs
+    .flatMap((i) => (i.role === 'input_file' && i.file ? [EXTENSION.exec(i.file)?.[1]?.toLowerCase() ?? ''] : []))
+    .filter((ext) => ext !== '')
+    .slice(0, MAX_HELD);
+}
+
 // Outputs at the top of the work folder, so no folder has to exist before the command runs.
 const OUT_DIR = '.';
 const IN_DIR = 'in';
@@ -255,7 +266,12 @@ export function classify(tried: Attempt[], successRank: number | null): Pick<Tas
 export async function runTask(task: AgentTask, opts: AgentOptions): Promise<TaskOutcome> {
   const category = task.platform === 'pypi' ? 'pypi' : 'npm';
   const held = heldInputs(task, opts.filesDir);
-  const filters = { inputs: opts.sayInputs === false ? [] : heldRoles(held), offline: opts.sayOffline !== false };
+  const say = opts.sayInputs !== false;
+  const filters = {
+    inputs: say ? heldRoles(held) : [],
+    formats: say ? heldFormats(task) : [],
+    offline: opts.sayOffline !== false,
+  };
   const hits = await opts.client.search(task.need, category, filters);
   const outcome: TaskOutcome = {
     id: task.id,

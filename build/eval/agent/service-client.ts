@@ -26,6 +26,8 @@ export interface TaxPayload {
 /** What the agent tells search besides its words: the roles of what it holds, and that it has no network. */
 export interface SearchFilters {
   inputs?: readonly string[];
+  /** Extensions of the files held (GET /api/v1/tools?formats=…). */
+  formats?: readonly string[];
   offline?: boolean;
 }
 
@@ -68,10 +70,11 @@ export class CatalogClient {
    * `offline` that it runs without network or credentials.
    */
   async search(need: string, category: string, filters: SearchFilters = {}): Promise<ListingHit[]> {
-    const { inputs = [], offline = false } = filters;
+    const { inputs = [], formats = [], offline = false } = filters;
     const q = encodeURIComponent(need);
     const held = inputs.length ? `&inputs=${encodeURIComponent(inputs.join(','))}` : '';
-    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}${offline ? '&offline=true' : ''}`;
+    const kinds = formats.length ? `&formats=${encodeURIComponent(formats.join(','))}` : '';
+    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}${kinds}${offline ? '&offline=true' : ''}`;
     return hitsOf((await json<{ results?: ListingItem[] }>(await send(url), 'search')).results);
   }
 
@@ -92,7 +95,7 @@ export class CatalogClient {
 
   /** MCP `search_tools`, the top hits in order. */
   async mcpSearch(need: string, category: string, filters: SearchFilters = {}): Promise<ListingHit[]> {
-    const { inputs = [], offline = false } = filters;
+    const { inputs = [], formats = [], offline = false } = filters;
     if (!this.mcp) {
       const client = new Client({ name: 'eval-agent', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${this.baseUrl}/mcp`)));
@@ -105,6 +108,7 @@ export class CatalogClient {
         category,
         kind: 'tool',
         ...(inputs.length ? { inputs: [...inputs] } : {}),
+        ...(formats.length ? { formats: [...formats] } : {}),
         ...(offline ? { offline } : {}),
       },
     });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Attempt,
   classify,
+  heldFormats,
   heldInputs,
   heldRoles,
   pickResult,
@@ -193,6 +194,19 @@ describe('runTask', () => {
       { name: 'word', role: 'text', value: 'hi' },
     ]);
     expect(heldRoles(held)).toEqual(['text_file', 'input_file', 'text']);
+  });
+
+  it('tells search the extensions of the files it holds (a .tar.gz as one)', () => {
+    const files = ['hello.txt', 'pixel.PNG', 'site.tar.gz', 'README'].map((file, i) => ({
+      name: `f${i}`,
+      role: 'input_file' as const,
+      file,
+    }));
+    const t = {
+      ...task('x', { contains: 'x' }),
+      inputs: [...files, { name: 'w', role: 'text' as const, value: 'a.md' }],
+    };
+    expect(heldFormats(t)).toEqual(['txt', 'png', 'tar.gz']);
   });
 
   it('MCP search_tools answers the same first hits as REST', async () => {

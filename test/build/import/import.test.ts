@@ -119,7 +119,7 @@ describe('npm run import --from npm', () => {
     expect(validateContract(alpha)).toEqual([]);
     expect(alpha.identity).toMatchObject({ version: '1.4.0', license: 'MIT', task: 'Turns CSV files into charts' });
     expect(alpha.action).toMatchObject({
-      install_cmd: 'npm install alpha-cli',
+      install_cmd: 'npm install alpha-cli@1',
       execute_cmd: 'npx alpha-cli',
       source_url: 'https://www.npmjs.com/package/alpha-cli',
       requires: { runtime: { node: '>=18.17' } },
@@ -127,6 +127,8 @@ describe('npm run import --from npm', () => {
     expect(alpha.trust).toMatchObject({ status: 'active', popularity: 0.8 });
     expect(alpha.record?.popularity_source).toMatch(/1519211 downloads last month/);
     expect((await contract('npm-beta-lib-v1')).trust.status).toBe('deprecated');
+    // A library installs on the release line it was described (and is verified) on; below 1.0 a minor is a line.
+    expect((await contract('npm-beta-lib-v1')).action.install_cmd).toBe('npm install beta-lib@0.9');
     const mcp = await contract('npm-acme-mcp-weather-v1');
     expect(validateContract(mcp)).toEqual([]);
     expect(mcp.identity.kind).toBe('mcp_server');

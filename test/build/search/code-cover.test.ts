@@ -43,3 +43,15 @@ describe('coverage from commands and types', () => {
     await expectStaticAgrees(docs, built, ['check json', 'json', 'check a version']);
   });
 });
+
+describe('install commands', () => {
+  it('index the packages an install names, not the release line it pins', () => {
+    const pinned = sampleContract('npm-pinned-v1', {
+      action: { install_cmd: 'npm install zzqtool@5 @zz/helper@0.34', execute_cmd: 'npx zzqtool {file}' },
+    });
+    const [install] = documentFromContract(pinned).fields.commands ?? [];
+    expect(install).toBe('npm install zzqtool @zz/helper');
+    const pip = sampleContract('pypi-pinned-v1', { action: { install_cmd: 'pip install zzq==2.* other~=1.4' } });
+    expect(documentFromContract(pip).fields.commands?.[0]).toBe('pip install zzq other');
+  });
+});

@@ -143,6 +143,16 @@ describe('catalog knowledge', () => {
     expect(docs.find((d) => d.id === rival.id)!.fields.about ?? []).toEqual([]);
   });
 
+  it('reads what the naming entries say as task text is read: "log in" is login', () => {
+    const idp = tool('authkit', 'Identity for your apps');
+    const namers = ['react', 'vue', 'svelte'].map((p) =>
+      tool(`authkit-${p}`, `Log in users of ${p} apps with Authkit`),
+    );
+    const about = withCatalogKnowledge([...FILLER, idp, ...namers]).find((d) => d.id === idp.id)!.fields.about;
+    expect(about).toContain('login');
+    expect(about).not.toContain('log');
+  });
+
   it('gives the same documents with a memo of the last run, after entries changed, came and went', () => {
     const memo = emptyKnowledgeMemo();
     const first = [...FILLER, host, ...plugins, rival];

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ToolContract } from '../../../build/model/contract.ts';
 import { documentFromContract } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
-import { readTerm, readTerms } from '../../../build/search/reads.ts';
+import {
+  declaredReads,
+  formatTerms,
+  readsHeld,
+  readsOnlyBinary,
+  readTerm,
+  readTerms,
+} from '../../../build/search/reads.ts';
 import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
@@ -65,5 +72,36 @@ describe('ranking by what a command reads', () => {
     const [a, b] = built.engine.search('svg png image', { limit: 2 });
     expect(b!.score).toBeCloseTo(a!.score, 6);
     await expectStaticAgrees(docs, built, queries);
+  });
+});
+
+describe('declared reads and held formats', () => {
+  const declaring = (format: unknown, example = 'in.bin') =>
+    reading('npm-d-v1', {
+      type: 'object',
+      properties: { file: { type: 'string', role: 'input_file', format, examples: [example] } as never },
+    });
+
+  it("reads only what `format` declares, not an example's extension; a double extension gives both", () => {
+    expect(declaredReads(declaring(undefined, 'sample.png'))).toEqual([]);
+    expect(declaredReads(declaring(['tar', 'tar.gz', 'tgz']))).toEqual(['<tar', '<gzip']);
+    expect(formatTerms('.XML')).toEqual(['<xml']);
+    expect(formatTerms('report.tar.gz')).toEqual(['<report', '<tar', '<gzip']);
+    expect(formatTerms('txt')).toEqual([]); // "text" says nothing about what a reader needs
+  });
+
+  it('a reader fits a held format it declares, or one its format contains (JSON in YAML), or declares none', () => {
+    expect(readsHeld(['<yaml'], formatTerms('json'))).toBe(true);
+    expect(readsHeld(['<yaml'], formatTerms('xml'))).toBe(false);
+    expect(readsHeld(['<json'], formatTerms('yaml'))).toBe(false);
+    expect(readsHeld([], formatTerms('xml'))).toBe(true);
+    expect(readsHeld(['<html'], [])).toBe(true);
+    expect(readsHeld(['<zip', '<tar'], formatTerms('tar.gz'))).toBe(true);
+  });
+
+  it('a reader of binary formats only is told apart from one that also reads text', () => {
+    expect(readsOnlyBinary(declaring(['docx']))).toBe(true);
+    expect(readsOnlyBinary(declaring(['pdf', 'html']))).toBe(false);
+    expect(readsOnlyBinary(declaring(undefined, 'photo.png'))).toBe(false);
   });
 });

@@ -1,0 +1,32 @@
+// The bundled npm contracts install the release line they were verified on (`sharp@0`, `yaml@2`): `npm install
+// sharp` alone would take whatever major the registry holds when an agent runs it, and seven bundled commands had
+// already broken that way (arquero 8, cidr-tools 13 …) before every install was pinned.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const dir = path.join(import.meta.dirname, '../../../catalog/tools');
+const npmContracts = readdirSync(dir)
+  .filter((f) => f.startsWith('npm-') && f.endsWith('.json'))
+  .map(
+    (f) =>
+      JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as {
+        identity: { aid: string };
+        action: { install_cmd: string | null };
+      },
+  );
+
+describe('bundled npm contracts', () => {
+  it('pin every package they install to a release line', () => {
+    expect(npmContracts.length).toBeGreaterThan(800);
+    const unpinned = npmContracts.flatMap((c) => {
+      const m = /^npm install (.+)$/.exec(c.action.install_cmd ?? '');
+      if (!m) return [`${c.identity.aid}: ${c.action.install_cmd}`];
+      return m[1]!
+        .split(/\s+/)
+        .filter((spec) => !/^@?[^@\s]+@\d+(?:\.\d+){0,2}$/.test(spec))
+        .map((spec) => `${c.identity.aid}: ${spec}`);
+    });
+    expect(unpinned).toEqual([]);
+  });
+});
