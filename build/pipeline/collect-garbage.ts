@@ -2,7 +2,7 @@
 // grow to several times what is live before it collects, and it keeps the pages it freed for reuse by
 // the same thread instead of giving them back to the system: a thread's peak heap stays in the
 // process's resident memory until the thread ends. At 100,000 tools the main thread's heap reached
-// 811-1,046 MB during the Eleventy batches with about 250 MB live. Node exposes gc() only under
+// 733-1,046 MB during the Eleventy batches with about 175 MB live. Node exposes gc() only under
 // --expose-gc; setting the flag at run time makes it visible in contexts created afterwards (the
 // approach jest's leak detector takes).
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';

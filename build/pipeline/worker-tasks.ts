@@ -20,8 +20,8 @@ import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/pre
 
 /**
  * How far the worker's used heap may grow past what its last collection left while it builds the search
- * index (collect-garbage.ts). At 100,000 tools the index reached 508-536 MB of heap with about 300 MB
- * live; a small catalog's whole index stays under this and never collects.
+ * index (collect-garbage.ts). At 100,000 tools the worker's heap reached 421-536 MB with about 300 MB
+ * live, 342-383 MB with this; a catalog whose worker heap stays under it never collects here.
  */
 const SEARCH_HEAP_MARGIN_BYTES = 96 * 1024 * 1024;
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
