@@ -23,6 +23,8 @@ export const TOOL_BATCH = 2_000;
  * whose whole heap stays under this never collects here.
  */
 export const HTML_HEAP_MARGIN_BYTES = 192 * 1024 * 1024;
+/** One per thread: a thread's next build (an incremental one renders a few pages) measures from its last collection. */
+const boundHeap = heapCeiling(HTML_HEAP_MARGIN_BYTES);
 
 interface EleventyConfigApi {
   addExtension(ext: string[], opts: { key: string }): void;
@@ -77,12 +79,11 @@ function countWritten(result: unknown): number {
 
 /** Renders the HTML pages into `outDir` (the shared pages, then a page for each of `data.rendered`); returns how many files Eleventy wrote. */
 export async function renderSite(data: SiteData, outDir: string): Promise<number> {
-  const bound = heapCeiling(HTML_HEAP_MARGIN_BYTES);
-  bound();
+  boundHeap();
   let written = await runEleventy({ ...data, toolPages: [] }, outDir, (n) => n !== TOOL_TEMPLATE);
   const tools = data.rendered;
   for (let i = 0; i < tools.length; i += TOOL_BATCH) {
-    bound();
+    boundHeap();
     const toolPages = tools.slice(i, i + TOOL_BATCH).map((t) => toolPage(t, data.baseUrl));
     written += await runEleventy({ ...data, indexPages: [], toolPages }, outDir, (name) => name === TOOL_TEMPLATE);
   }

@@ -24,6 +24,8 @@ import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/pre
  * live, 342-383 MB with this; a catalog whose worker heap stays under it never collects here.
  */
 const SEARCH_HEAP_MARGIN_BYTES = 96 * 1024 * 1024;
+/** Kept across the worker's builds: the next one measures from its last collection. */
+const boundHeap = heapCeiling(SEARCH_HEAP_MARGIN_BYTES);
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
 
 export interface WorkerJob {
@@ -141,8 +143,7 @@ async function writeSearch(job: WorkerJob): Promise<void> {
   // Freed, not just dropped: V8 would otherwise build the index in new pages on top of the clone's and
   // keep both (collect-garbage.ts). Checked again before each file of the index: writing the term
   // shards makes most of the index's garbage.
-  const bound = heapCeiling(SEARCH_HEAP_MARGIN_BYTES);
-  bound();
+  boundHeap();
   const analyzed = docs.map((d) => {
     const kept = follows && !fresh.has(d.id) ? memo.analyzed.get(d.id) : undefined;
     return kept ?? analyzeDocument(d);
@@ -154,7 +155,7 @@ async function writeSearch(job: WorkerJob): Promise<void> {
     ...(job.prevDir ? { memo: memo.knowledge } : {}),
     writeFile: (rel, text) => {
       writeOrLink(dir, rel, text, prev);
-      bound();
+      boundHeap();
     },
   });
   memo.buildDir = job.buildDir;
