@@ -15,8 +15,17 @@ import { documentFromContract, type Expansions, writeStaticSearch } from '../sea
 import { emptyKnowledgeMemo, type KnowledgeMemo } from '../search/knowledge.ts';
 import { linkUnchanged, perToolFiles } from './incremental.ts';
 import { writeFiles, writeOrLink } from './write-files.ts';
+import { heapCeiling } from './collect-garbage.ts';
 import { type CompressStats, precompress, WORKER_OUTPUTS } from '../compress/precompress.ts';
 
+/**
+ * How far the worker's used heap may grow past what its last collection left while it builds the search
+ * index (collect-garbage.ts). At 100,000 tools the worker's heap reached 421-536 MB with about 300 MB
+ * live, 342-383 MB with this; a catalog whose worker heap stays under it never collects here.
+ */
+const SEARCH_HEAP_MARGIN_BYTES = 96 * 1024 * 1024;
+/** Kept across the worker's builds: the next one measures from its last collection. */
+const boundHeap = heapCeiling(SEARCH_HEAP_MARGIN_BYTES);
 const SEARCH_PAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../site/search/index.html');
 
 export interface WorkerJob {
@@ -131,6 +140,10 @@ async function writeSearch(job: WorkerJob): Promise<void> {
   // are this function's own, so they go when it returns.
   job.tools = [];
   job.listed = [];
+  // Freed, not just dropped: V8 would otherwise build the index in new pages on top of the clone's and
+  // keep both (collect-garbage.ts). Checked again before each file of the index: writing the term
+  // shards makes most of the index's garbage.
+  boundHeap();
   const analyzed = docs.map((d) => {
     const kept = follows && !fresh.has(d.id) ? memo.analyzed.get(d.id) : undefined;
     return kept ?? analyzeDocument(d);
@@ -140,7 +153,10 @@ async function writeSearch(job: WorkerJob): Promise<void> {
     services: new Map(job.services ?? []),
     ...(follows && memo.expansions ? { expansions: memo.expansions } : {}),
     ...(job.prevDir ? { memo: memo.knowledge } : {}),
-    writeFile: (rel, text) => writeOrLink(dir, rel, text, prev),
+    writeFile: (rel, text) => {
+      writeOrLink(dir, rel, text, prev);
+      boundHeap();
+    },
   });
   memo.buildDir = job.buildDir;
   if (!job.prevDir) memo.knowledge = emptyKnowledgeMemo();
