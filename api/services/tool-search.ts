@@ -17,7 +17,7 @@ import { type ApiManifestLike, documentFromApiManifest, documentFromContract } f
 import { createSearchIndex } from '../../build/search/engine.ts';
 import { RANK } from '../../build/search/rank.ts';
 import { readExpansions } from '../../build/search/expand.ts';
-import { declaredReads, formatTerms, readsHeld, readsOnlyBinary } from '../../build/search/reads.ts';
+import { declaredReads, formatTerms, isBinaryFormat, readsHeld, readsOnlyBinary } from '../../build/search/reads.ts';
 import { serviceTopics } from '../../build/search/knowledge.ts';
 import type { Expansions } from '../../build/search/plan.ts';
 import type { Snapshot } from '../../build/catalog/snapshot.ts';
@@ -118,8 +118,9 @@ export function createToolSearch(
       // holds ranks below too: the agent cannot fill it.
       const byContent = inputs.includes('text_file');
       const files = heldFiles(inputs);
-      const textOnly = byContent && !inputs.includes('input_file');
       const formats = heldFormats.flatMap(formatTerms);
+      // A file the caller calls text but names as a binary format (a small uncompressed PDF is ASCII) is that format.
+      const textOnly = byContent && !inputs.includes('input_file') && !formats.some(isBinaryFormat);
       const weight = (id: string) => {
         const places = placesByAid.get(id);
         return (

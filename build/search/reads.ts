@@ -54,6 +54,9 @@ const BINARY_FORMATS = new Set(
     .map(readTerm),
 );
 
+/** Whether a read term (`<pdf`) names a binary format. */
+export const isBinaryFormat = (term: string): boolean => BINARY_FORMATS.has(term);
+
 /**
  * Whether every format a contract declares it reads (`format` of its input schema or of a file it takes) is
  * binary. An example's extension does not count: `sample.png` illustrates a command that reads any file.

@@ -238,6 +238,9 @@ describe('search by held inputs', () => {
     );
     // A binary file held (or a file of unknown kind): the .docx reader keeps its place.
     expect(aids((await t.json(`/api/v1/tools?q=${words}&inputs=input_file`)).body).slice(0, 2)).toEqual(order);
+    // So does a file the caller calls text but names as a binary format (a small uncompressed PDF is ASCII).
+    const named = await t.json(`/api/v1/tools?q=${words}&inputs=text_file&formats=docx`);
+    expect(aids(named.body).slice(0, 2)).toEqual(order);
   });
 
   it('formats= ranks a tool that declares other read formats below one that reads the held file', async () => {
