@@ -11,8 +11,8 @@ import type { ToolContract } from '../model/contract.ts';
 import { directionPairs } from './direction.ts';
 import { readTerms } from './reads.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, isStubName, postingWeight } from './rank.ts';
-import { joinPhrasalVerbs } from './phrasal.ts';
-import { analyze, nameKey, normalizeText } from './tokenize.ts';
+import { analyzeProse } from './phrasal.ts';
+import { analyze, nameKey } from './tokenize.ts';
 import { rankingPrior } from '../model/views.ts';
 
 export type SearchKind = 'tool' | 'api';
@@ -219,7 +219,7 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       .filter(Boolean)
       .map((k) => `=${k}`),
     // The task's words, then the conversion directions it states (direction.ts: "markdown>html").
-    task: [...analyze(joinPhrasalVerbs(normalizeText(f.task ?? ''))), ...directionPairs(f.task ?? '')],
+    task: [...analyzeProse(f.task ?? ''), ...directionPairs(f.task ?? '')],
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),
     commands: (f.commands ?? []).flatMap((c) => analyze(c, { name: true })).filter((t) => !COMMAND_WORDS.has(t)),
     types: [...(f.types ?? []).flatMap((t) => analyze(t)), ...(f.reads ?? [])],

@@ -12,8 +12,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SearchDocument } from './documents.ts';
 import { learnVocabulary, nameParts } from './name-parts.ts';
-import { analyze, isStopWord, normalizeText } from './tokenize.ts';
-import { joinPhrasalVerbs } from './phrasal.ts';
+import { analyzeProse } from './phrasal.ts';
+import { analyze, isStopWord } from './tokenize.ts';
 
 // Generic words that name nothing in particular, even capitalised ("Python", "API"), besides stop words.
 const GENERIC = new Set([
@@ -350,10 +350,7 @@ export function withCatalogKnowledge(docs: readonly SearchDocument[], opts: Know
     if (!t) {
       const d = docs[i]!;
       t = remembered(before?.terms, after?.terms, entryKey(d), () => [
-        ...new Set([
-          ...analyze(joinPhrasalVerbs(normalizeText(d.fields.task ?? ''))),
-          ...analyze(d.fields.name, { name: true }),
-        ]),
+        ...new Set([...analyzeProse(d.fields.task ?? ''), ...analyze(d.fields.name, { name: true })]),
       ]);
       termsOf.set(i, t);
     }
