@@ -59,18 +59,24 @@ export function enumQuery<T extends string>(event: H3Event, name: string, values
   throw invalid('query', name, VALIDATION.oneOf(list), 'enum');
 }
 
+/** A comma-separated list, lower-cased and trimmed; [] when absent or empty; at most `max` items. */
+function commaList(event: H3Event, name: string, max: number): string[] {
+  const raw = (last(event, name) ?? '').trim().toLowerCase();
+  if (raw === '') return [];
+  const items = raw.split(',').map((s) => s.trim());
+  if (items.length > max) throw invalid('query', name, VALIDATION.atMostItems(max), 'too_long');
+  return items;
+}
+
 /**
  * A comma-separated list of enum values (repeats kept: "input_file,input_file" is two files), matched
  * case-insensitively; [] when absent or empty.
  */
 export function listQuery<T extends string>(event: H3Event, name: string, values: readonly T[], max: number): T[] {
-  const raw = (last(event, name) ?? '').trim().toLowerCase();
-  if (raw === '') return [];
-  const items = raw.split(',').map((s) => s.trim());
-  if (items.length > max) throw invalid('query', name, VALIDATION.atMostItems(max), 'too_long');
+  const items = commaList(event, name, max);
   for (const item of items) {
-    if ((values as readonly string[]).includes(item)) continue;
-    throw invalid('query', name, VALIDATION.oneOfValues([...values]), 'enum');
+    if (!(values as readonly string[]).includes(item))
+      throw invalid('query', name, VALIDATION.oneOfValues([...values]), 'enum');
   }
   return items as T[];
 }
@@ -79,10 +85,7 @@ const FORMAT = new RegExp(FORMAT_PATTERN);
 
 /** A comma-separated list of file formats or extensions, lower-cased; [] when absent or empty. */
 export function formatsQuery(event: H3Event, name: string, max: number): string[] {
-  const raw = (last(event, name) ?? '').trim().toLowerCase();
-  if (raw === '') return [];
-  const items = raw.split(',').map((s) => s.trim());
-  if (items.length > max) throw invalid('query', name, VALIDATION.atMostItems(max), 'too_long');
+  const items = commaList(event, name, max);
   for (const item of items) {
     if (!FORMAT.test(item)) throw invalid('query', name, VALIDATION.pattern(FORMAT_PATTERN), 'string_pattern_mismatch');
   }
