@@ -90,7 +90,8 @@ export function createToolSearch(
   // every scored candidate).
   const placesOf = (c: ToolContract) => {
     const roles = placeholderRoles(c);
-    return { roles, files: requiredFiles(c, roles), binary: readsOnlyBinary(c), reads: declaredReads(c) };
+    const reads = declaredReads(c);
+    return { roles, files: requiredFiles(c, roles), binary: readsOnlyBinary(reads), reads };
   };
   const placesByAid = new Map<string, ReturnType<typeof placesOf>>(listed.map((c) => [c.identity.aid, placesOf(c)]));
   const needsOutside = new Set(listed.filter((c) => !runsOffline(c)).map((c) => c.identity.aid));

@@ -58,24 +58,21 @@ const BINARY_FORMATS = new Set(
 export const isBinaryFormat = (term: string): boolean => BINARY_FORMATS.has(term);
 
 /**
- * Whether every format a contract declares it reads (`format` of its input schema or of a file it takes) is
- * binary. An example's extension does not count: `sample.png` illustrates a command that reads any file.
+ * Whether every format a contract declares it reads (declaredReads) is binary. An example's extension does not
+ * count: `sample.png` illustrates a command that reads any file.
  */
-export function readsOnlyBinary(c: ToolContract): boolean {
-  const terms = declaredReads(c);
-  return terms.length > 0 && terms.every((t) => BINARY_FORMATS.has(t));
+export function readsOnlyBinary(declared: readonly string[]): boolean {
+  return declared.length > 0 && declared.every(isBinaryFormat);
 }
 
 /** The read terms of the formats a contract declares (`format` of its input schema or of a file it takes). */
 export function declaredReads(c: ToolContract): string[] {
-  const out: string[] = [];
   const words = fileInputs(c)
     .flatMap((p) => formats(p.format))
     .concat(formats(c.logic.input_schema.format));
-  for (const w of words) {
-    for (const t of w.includes('.') ? formatTerms(w) : [readTerm(w)]) if (t && !out.includes(t)) out.push(t);
-  }
-  return out;
+  // "tar.gz" declares tar and gzip.
+  const terms = words.flatMap((w) => w.split('.').map(readTerm));
+  return [...new Set(terms.filter((t): t is string => t !== null))];
 }
 
 // A reader of the key also reads the values: JSON is valid JSON5, JSONC, HJSON and YAML; plain text is Markdown.

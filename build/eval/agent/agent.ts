@@ -132,8 +132,10 @@ const EXTENSION = /\.((?:tar\.)?[A-Za-z0-9]{1,16})$/;
 /** The extensions of the files an agent holds (any agent knows them): search ranks readers of other formats lower. */
 export function heldFormats(task: AgentTask): string[] {
   return task.inputs
-    .flatMap((i) => (i.role === 'input_file' && i.file ? [EXTENSION.exec(i.file)?.[1]?.toLowerCase() ?? ''] : []))
-    .filter((ext) => ext !== '')
+    .flatMap((i) => {
+      const ext = i.role === 'input_file' && i.file ? EXTENSION.exec(i.file)?.[1] : undefined;
+      return ext ? [ext.toLowerCase()] : [];
+    })
     .slice(0, MAX_HELD);
 }
 

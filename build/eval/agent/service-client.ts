@@ -73,8 +73,8 @@ export class CatalogClient {
     const { inputs = [], formats = [], offline = false } = filters;
     const q = encodeURIComponent(need);
     const held = inputs.length ? `&inputs=${encodeURIComponent(inputs.join(','))}` : '';
-    const kinds = formats.length ? `&formats=${encodeURIComponent(formats.join(','))}` : '';
-    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}${kinds}${offline ? '&offline=true' : ''}`;
+    const named = formats.length ? `&formats=${encodeURIComponent(formats.join(','))}` : '';
+    const url = `${this.baseUrl}/api/v1/tools?q=${q}&category=${encodeURIComponent(category)}&kind=tool${held}${named}${offline ? '&offline=true' : ''}`;
     return hitsOf((await json<{ results?: ListingItem[] }>(await send(url), 'search')).results);
   }
 

@@ -100,8 +100,8 @@ describe('declared reads and held formats', () => {
   });
 
   it('a reader of binary formats only is told apart from one that also reads text', () => {
-    expect(readsOnlyBinary(declaring(['docx']))).toBe(true);
-    expect(readsOnlyBinary(declaring(['pdf', 'html']))).toBe(false);
-    expect(readsOnlyBinary(declaring(undefined, 'photo.png'))).toBe(false);
+    expect(readsOnlyBinary(declaredReads(declaring(['docx'])))).toBe(true);
+    expect(readsOnlyBinary(declaredReads(declaring(['pdf', 'html'])))).toBe(false);
+    expect(readsOnlyBinary(declaredReads(declaring(undefined, 'photo.png')))).toBe(false);
   });
 });
