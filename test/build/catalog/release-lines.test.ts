@@ -1,4 +1,4 @@
-// The bundled npm contracts install the release line they were verified on (`sharp@0`, `yaml@2`): `npm install
+// The bundled npm contracts install the release line they were verified on (`sharp@0.34`, `yaml@2`): `npm install
 // sharp` alone would take whatever major the registry holds when an agent runs it, and a command verified on one
 // major can fail on the next (arquero 8.0.3 depends on a package the registry answers 404).
 import { readdirSync, readFileSync } from 'node:fs';
