@@ -20,8 +20,27 @@ const KINDS: readonly (readonly [RegExp, string])[] = [
   [/(?<![\w&])#[0-9a-f]{6}\b|(?<![\w&])#[0-9a-f]{3}\b/giu, ' color '],
 ];
 
+// A dotted key path ("address.city", "server.port", "items[0].name") names a value inside a document the agent
+// holds; its segments are the document's keys, not the job. File names ("photo.jpg", "package.json"), package names
+// ("day.js", "socket.io"), host names ("example.com") and abbreviations ("e.g.", "a.m.") keep their words.
+const KEY_PATH = /(?<![\w./-])[a-z_][\w$]*(?:\[\d+\])*(?:\.[a-z_$][\w$]*(?:\[\d+\])*)+(?![\w/-]|\.\w)/giu;
+const NOT_A_KEY = new Set(
+  (
+    'json yaml yml toml xml csv tsv txt md html htm css scss js mjs cjs ts tsx jsx py rb go rs java php sh ' +
+    'pdf png jpg jpeg gif svg webp bmp tif tiff ico heic avif mp3 mp4 wav ogg flac webm mov avi mkv ' +
+    'zip gz tgz tar bz2 xz 7z rar docx doc xlsx xls pptx odt ods rtf epub eml msg ics vcf env ini cfg conf log ' +
+    'sql db sqlite lock map wasm bin exe dll so dylib jar whl ' +
+    'com org net io dev app ai co uk de fr jp cn ru gov edu info me us ca au nl eu ly to tv xyz cloud site'
+  ).split(' '),
+);
+const keyPath = (token: string) => {
+  const segments = token.replace(/\[\d+\]/g, '').split('.');
+  if (segments.every((s) => s.length === 1)) return token;
+  return NOT_A_KEY.has(segments.at(-1)!.toLowerCase()) ? token : ' key path ';
+};
+
 export function typeLiterals(text: string): string {
   let out = text;
   for (const [pattern, words] of KINDS) out = out.replace(pattern, words);
-  return out;
+  return out.replace(KEY_PATH, keyPath);
 }

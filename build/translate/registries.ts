@@ -1,7 +1,8 @@
 // Package registries. PyPI: GET /pypi/<name>/json (info: name, version, summary, keywords, licence
 // expression or classifiers). npm: the registry's package document GET /<name> (dist-tags.latest, that
 // version's description, keywords, licence and bin). Install commands are the registry's own
-// (`pip install`, `npm install`); an execute command only where a package declares a CLI (npm `bin`).
+// (`pip install`, `npm install`), held to the latest version's release line; an execute command only where a
+// package declares a CLI (npm `bin`).
 // Both also give runtime minimums (engines.node, requires_python) and deprecation; a package that is an
 // MCP server (mcp-package.ts) becomes an mcp_server draft with a pinned install and a stdio start command.
 import { npmMcpSignal, pypiIsMcpServer, stdioServer } from './mcp-package.ts';
@@ -52,7 +53,7 @@ export async function pypiDraft(project: string, cfg: UpstreamConfig): Promise<D
     platform: 'pypi',
     license: pypiLicense(info),
     source_url: `https://pypi.org/project/${name}/`,
-    install_cmd: `pip install ${name}`,
+    install_cmd: `pip install ${name}${pypiReleaseLine(version)}`,
     execute_cmd: null,
     ...(python ? { requires: { runtime: { python } } } : {}),
     deprecated: classifiers.includes('Development Status :: 7 - Inactive'),
@@ -89,6 +90,16 @@ function releaseLine(version: string | null): string {
   const m = version ? /^(\d+)\.(\d+)\.\d+$/.exec(version) : null;
   if (!m) return '';
   return m[1] === '0' ? `@0.${m[2]}` : `@${m[1]}`;
+}
+
+/**
+ * The same line for pip, as a compatible-release clause: `~=3.0` for 3.x (any 3.y), `~=0.16.0` for 0.16.x.
+ * PyPI versions need not have three parts (`2024.1`, `2.9.0.post0`); the first two are enough.
+ */
+function pypiReleaseLine(version: string | null): string {
+  const m = version ? /^(\d+)\.(\d+)/.exec(version) : null;
+  if (!m) return '';
+  return m[1] === '0' ? `~=0.${m[2]}.0` : `~=${m[1]}.0`;
 }
 
 function npmExecute(pkg: string, bin: unknown): string | null {

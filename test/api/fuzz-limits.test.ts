@@ -108,6 +108,13 @@ describe('limits against hostile clients', () => {
     expect(answer).not.toMatch(/^HTTP\/1\.1 200/);
   });
 
+  it('keeps an idle connection longer than clients keep theirs, and says so', async () => {
+    // undici reuses a socket until the hinted timeout less 1 s: 64 s here, never a socket the server is closing.
+    const res = await fetch(`${s.url}/health`);
+    await res.arrayBuffer();
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('a client sending its body slowly is cut off by the request timeout', async () => {
     const { ms, answer } = await dripUntilClosed(
       'POST /api/v1/tools/npm-axios-v1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":"',

@@ -192,7 +192,7 @@ describe('POST /api/v1/translate', () => {
       },
       action: {
         source_url: 'https://pypi.org/project/TinyCache/',
-        install_cmd: 'pip install TinyCache',
+        install_cmd: 'pip install TinyCache~=1.0',
         execute_cmd: null,
       },
     });

@@ -1,5 +1,5 @@
 // The agent task sets: needs in words, their inputs with roles, and a check of the result
-// (test/fixtures/agent-tasks/{dev,heldout,heldout-2,heldout-3}.json; input files under files/).
+// (test/fixtures/agent-tasks/{dev,heldout,heldout-2,heldout-3,heldout-4}.json; input files under files/).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { INPUT_ROLES, type InputRole } from '../../model/contract.ts';
@@ -28,11 +28,11 @@ export interface AgentTask {
 }
 
 /** The task sets, by file name under test/fixtures/agent-tasks/. */
-export const TASK_SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3'] as const;
+export const TASK_SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3', 'heldout-4'] as const;
 export type TaskSetName = (typeof TASK_SETS)[number];
 /**
  * What a run without --set measures: the dev set and the first held-out set, as before the second held-out set
- * existed, so default figures stay comparable; heldout-2 and heldout-3 are asked for by name.
+ * existed, so default figures stay comparable; heldout-2, heldout-3 and heldout-4 are asked for by name.
  */
 export const DEFAULT_TASK_SETS: readonly TaskSetName[] = ['dev', 'heldout'];
 

@@ -343,6 +343,8 @@ describe('npm run import --from pypi and --from github', () => {
     expect(validateContract(tiny)).toEqual([]);
     expect(tiny.identity).toMatchObject({ name: 'TinyCache', version: '1.2.0', license: 'MIT' });
     expect(tiny.action.requires).toEqual({ runtime: { python: '>=3.9' } });
+    // pip's compatible-release clause keeps the install on the 1.x line it was described (and is verified) on.
+    expect(tiny.action.install_cmd).toBe('pip install TinyCache~=1.0');
     expect(tiny.trust.status).toBe('deprecated');
     const g = summaryOf(await run(['--from', 'github', 'acme/widget-cli', 'acme/absent']));
     expect(g.new).toEqual(['github-acme-widget-cli-v1']);

@@ -29,13 +29,26 @@ describe('typeLiterals', () => {
     expect(squash(typeLiterals('the hex colour #1e90ff or #fff'))).toBe('the hex colour color or color');
   });
 
-  it('leaves words, bare numbers, file names and anchors alone', () => {
+  it('names a dotted key path inside a document as a key path', () => {
+    expect(squash(typeLiterals('get the value of address.city from a JSON file'))).toBe(
+      'get the value of key path from a JSON file',
+    );
+    expect(squash(typeLiterals('read items[0].name from data.json'))).toBe('read key path from data.json');
+    expect(squash(typeLiterals('set server.port in config.yaml'))).toBe('set key path in config.yaml');
+  });
+
+  it('leaves words, bare numbers, file, package and host names, abbreviations and anchors alone', () => {
     for (const s of [
       'add 45 days',
       'resize photo.jpg to 50%',
       'link to #section-2',
       'python3 and es2015',
       'a 3.5 inch disk',
+      'bump the version in package.json',
+      'like day.js or socket.io',
+      'fetch example.com/robots.txt',
+      'e.g. at 9 a.m. today',
+      'build vue.config.js',
     ])
       expect(typeLiterals(s)).toBe(s);
   });
