@@ -159,9 +159,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // Slow clients may not hold sockets open: headers within 10 s, whole request within 30 s.
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  // An idle keep-alive socket stays open longer than clients and proxies keep theirs (undici 4 s, load balancers
-  // 60 s): with Node's 5 s, a client answered late on a loaded machine could send its next POST on a socket the
-  // server was closing, and lose it to a reset (seen once in the 10,000-POST Redis test at load average 13).
+  // An idle keep-alive socket stays open longer than clients and proxies keep theirs (undici: the hint less 1 s;
+  // load balancers 60 s): with Node's 5 s, a client answered late on a loaded machine could send its next POST on a
+  // socket the server was closing and lose it to a reset (the likely cause of an ECONNRESET in the 10,000-POST Redis
+  // test at load average 13).
   server.keepAliveTimeout = 65_000;
   try {
     await new Promise<void>((resolve, reject) => {
