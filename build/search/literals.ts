@@ -17,6 +17,13 @@ const KINDS: readonly (readonly [RegExp, string])[] = [
   // An international number: a plus sign, then digits in groups ("+33 1 42 68 53 00", "+1 (415) 555-0100").
   [/(?<![\w+])\+\d[\d ().-]{5,}\d\b/gu, ' phone number '],
   [/\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b/gu, ' version '],
+  // A point on Earth: two decimal degrees, "(-33.87, 151.21)" in brackets or "48.8566, 2.3522" with 3+ decimals, not
+  // part of a longer list of numbers ("1.25, 2.50, 3.75") nor prices.
+  [/\(\s*[-+]?\d{1,3}\.\d{2,}°?\s*[NS]?\s*,\s*[-+]?\d{1,3}\.\d{2,}°?\s*[EW]?\s*\)/giu, ' latitude longitude '],
+  [
+    /(?<![\d.,$€£]\s*|[\w.-])[-+]?\d{1,3}\.\d{3,}°?\s*[NS]?\s*,\s*[-+]?\d{1,3}\.\d{3,}°?\s*[EW]?(?![\w.]|\s*,\s*[-+]?\d)/giu,
+    ' latitude longitude ',
+  ],
   [/(?<![\w&])#[0-9a-f]{6}\b|(?<![\w&])#[0-9a-f]{3}\b/giu, ' color '],
 ];
 
