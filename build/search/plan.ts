@@ -7,6 +7,7 @@
 import { directionPairs } from './direction.ts';
 import { typeLiterals } from './literals.ts';
 import { joinPhrasalVerbs } from './phrasal.ts';
+import { readQuestions } from './questions.ts';
 import { readTerm } from './reads.ts';
 import { RANK } from './rank.ts';
 import { derivationalKeys } from './stemmer.ts';
@@ -147,7 +148,7 @@ export function planQuery(
   topicality: ReadonlyMap<string, number> = new Map(),
 ): QueryPlan {
   const typed = normalizeText(raw, MAX_QUERY_CHARS);
-  const text = joinPhrasalVerbs(typeLiterals(typed));
+  const text = readQuestions(joinPhrasalVerbs(typeLiterals(typed)));
   const words = analyze(text, { name: true, joined: true, maxChars: MAX_QUERY_CHARS });
   let platform: string | null = null;
   const topical: string[] = [];
