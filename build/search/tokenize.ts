@@ -116,7 +116,8 @@ function wordTerms(word: string, name: boolean): readonly string[] {
     terms = NONE; // long numbers: versions, ids, years rarely searched
   else if (stop(word)) terms = NONE;
   else {
-    const list = [stem(americanize(word))];
+    const base = stem(americanize(word));
+    const list = stop(base) ? [] : [base];
     if (name) {
       const extra: string[] = [];
       affixVariants(word, extra);

@@ -92,6 +92,12 @@ describe('tokenize', () => {
     expect(analyze('better-sqlite3', { name: true })).toEqual(['better', 'sqlite3', 'sqlite']);
   });
 
+  it('drops a word whose stem is a stop word ("one" is not "on", "getting" not "get")', () => {
+    expect(analyze('one per line')).toEqual(['per', 'line']);
+    expect(analyze('getting the others')).toEqual([]);
+    expect(planQuery('list every date, one per line', new Map()).concepts).not.toContain('on');
+  });
+
   it('indexes the letters of a versioned word in prose too (HTML5, CSS3, python3)', () => {
     expect(analyze('An HTML5 parser')).toEqual(['html5', 'html', 'parser']);
     expect(analyze('CSS3 and python3')).toEqual(['css3', 'css', 'python3', 'python']);
