@@ -46,6 +46,19 @@ const keyPath = (token: string) => {
   return NOT_A_KEY.has(segments.at(-1)!.toLowerCase()) ? token : ' key path ';
 };
 
+/** How many data values (of the kinds above, key paths included) a text holds. */
+export function countLiterals(text: string): number {
+  let n = 0;
+  let out = text;
+  for (const [pattern] of KINDS)
+    out = out.replace(pattern, () => {
+      n++;
+      return ' ';
+    });
+  for (const m of out.matchAll(KEY_PATH)) if (keyPath(m[0]) !== m[0]) n++;
+  return n;
+}
+
 export function typeLiterals(text: string): string {
   let out = text;
   for (const [pattern, words] of KINDS) out = out.replace(pattern, words);
