@@ -30,7 +30,8 @@ export const SERVER_CAPABILITIES = { tools: { listChanged: false }, resources: {
 
 export const INSTRUCTIONS = [
   'A catalog of machine-readable contracts for installable tools (GitHub, PyPI, npm) and web APIs.',
-  'Find a tool with search_tools (by intent), read its contract with get_tool; to receive the install and execute commands,',
+  'Find a tool with search_tools (by intent; say what you hold with inputs and formats, and offline: true if you have no network,',
+  'so the first answers are tools you can hand your data to), read its contract with get_tool; to receive the install and execute commands,',
   'call get_tool again with execution_feedback (HTTP-style status of your last use; 200 on first use) and trend_keyword (your use case).',
   'After using a tool, call report_outcome. Web APIs: search_apis (each API with its best operations), then ' +
     'get_api_operation for the recipe to call (search_api_operations for more), or get_api_manifest.',

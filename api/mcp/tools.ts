@@ -66,7 +66,8 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
     description:
       'Find installable tools (GitHub, PyPI, npm libraries and models) by keyword or intent, e.g. "send transactional email". ' +
       'Returns up to 10 contracts ranked by relevance and reliability: identity, input/output schemas, trust and live usage counters, ' +
-      'without the action block (install and execute commands). Call get_tool with an aid for one contract.',
+      'without the action block (install and execute commands). Call get_tool with an aid for one contract. ' +
+      'Say what you hold (inputs: input_file, text ...; formats: md, png ...): answers then take what you can hand over.',
     annotations: readOnly,
     run: (args, { ctx }) =>
       toolList(ctx, text(args.query), {

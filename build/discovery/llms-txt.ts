@@ -60,6 +60,11 @@ export function llmsFiles(listed: ToolContract[], baseUrl: string): OutputFile[]
     '## API',
     '',
     link('Search tools', `${baseUrl}/api/v1/tools?q=send+email`, 'keyword or intent search, at most 10 results'),
+    link(
+      'Search tools for what you hold',
+      `${baseUrl}/api/v1/tools?q=convert+markdown+to+html&inputs=input_file&formats=md&offline=true`,
+      'inputs (input_file, text_file, text, url, json, output_dir) and formats (extensions) keep to tools whose command takes them',
+    ),
     link('Trending tools', `${baseUrl}/api/v1/tools/trending`, 'top tools by reliability'),
     link('Unified search', `${baseUrl}/api/v1/search?q=vector+database`, 'tools and web APIs together'),
     link(

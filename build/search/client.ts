@@ -116,6 +116,7 @@ export class StaticSearch {
       plan.concepts.map((c) => dfOf.get(c) ?? 0),
       plan.conceptScale,
       n,
+      plan.optional,
     );
     const top = new TopK<Cand>(limit, byScoreThenRef);
     for (const [ref, a] of acc) {

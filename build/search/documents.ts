@@ -10,6 +10,7 @@
 import type { ToolContract } from '../model/contract.ts';
 import { directionPairs } from './direction.ts';
 import { readTerms } from './reads.ts';
+import { takesTerms } from './values.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, isStubName, postingWeight } from './rank.ts';
 import { analyzeProse } from './phrasal.ts';
 import { analyze, nameKey } from './tokenize.ts';
@@ -46,6 +47,8 @@ export interface SearchDocument {
     types?: string[];
     /** Formats the command reads, as read terms (`<markdown`, reads.ts); indexed verbatim with the types. */
     reads?: string[];
+    /** How many values the command takes, as the terms `#1` … `#n` (values.ts); indexed verbatim in the key field. */
+    takes?: string[];
     /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
     about?: string[];
     /** Words glued in the name ("prettyjson": pretty, json; name-parts.ts), indexed like the name. */
@@ -83,6 +86,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
   const mcp = mcpToolText(c);
   const task = [id.task ?? '', ...mcp.task].filter(Boolean).join('. ');
   const reads = readTerms(c);
+  const takes = takesTerms(c);
   return {
     id: id.aid,
     kind: 'tool',
@@ -99,6 +103,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
       commands,
       types,
       ...(reads.length ? { reads } : {}),
+      ...(takes.length ? { takes } : {}),
     },
     display: {
       name: id.name,
@@ -217,7 +222,9 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
     key: [f.name]
       .map(nameKey)
       .filter(Boolean)
-      .map((k) => `=${k}`),
+      .map((k) => `=${k}`)
+      // The field has no length normalisation (b = 0): these terms leave every other weight as it was.
+      .concat(f.takes ?? []),
     // The task's words, then the conversion directions it states (direction.ts: "markdown>html").
     task: [...analyzeProse(f.task ?? ''), ...directionPairs(f.task ?? '')],
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),

@@ -230,6 +230,7 @@ export class SearchEngine {
       }),
       plan.conceptScale,
       n,
+      plan.optional,
     );
     const wanted = plan.platform === null ? -1 : (this.docs.platformCodes.get(plan.platform) ?? -2);
     const ids = this.docs.ids;

@@ -17,6 +17,13 @@ const KINDS: readonly (readonly [RegExp, string])[] = [
   // An international number: a plus sign, then digits in groups ("+33 1 42 68 53 00", "+1 (415) 555-0100").
   [/(?<![\w+])\+\d[\d ().-]{5,}\d\b/gu, ' phone number '],
   [/\bv?\d+\.\d+\.\d+(?:-[\w.]+)?\b/gu, ' version '],
+  // A point on Earth: two decimal degrees, "(-33.87, 151.21)" in brackets or "48.8566, 2.3522" with 3+ decimals, not
+  // part of a longer list of numbers ("1.25, 2.50, 3.75") nor prices.
+  [/\(\s*[-+]?\d{1,3}\.\d{2,}°?\s*[NS]?\s*,\s*[-+]?\d{1,3}\.\d{2,}°?\s*[EW]?\s*\)/giu, ' latitude longitude '],
+  [
+    /(?<![\d.,$€£]\s*|[\w.-])[-+]?\d{1,3}\.\d{3,}°?\s*[NS]?\s*,\s*[-+]?\d{1,3}\.\d{3,}°?\s*[EW]?(?![\w.]|\s*,\s*[-+]?\d)/giu,
+    ' latitude longitude ',
+  ],
   [/(?<![\w&])#[0-9a-f]{6}\b|(?<![\w&])#[0-9a-f]{3}\b/giu, ' color '],
 ];
 
@@ -38,6 +45,19 @@ const keyPath = (token: string) => {
   if (segments.every((s) => s.length === 1)) return token;
   return NOT_A_KEY.has(segments.at(-1)!.toLowerCase()) ? token : ' key path ';
 };
+
+/** How many data values (of the kinds above, key paths included) a text holds. */
+export function countLiterals(text: string): number {
+  let n = 0;
+  let out = text;
+  for (const [pattern] of KINDS)
+    out = out.replace(pattern, () => {
+      n++;
+      return ' ';
+    });
+  for (const m of out.matchAll(KEY_PATH)) if (keyPath(m[0]) !== m[0]) n++;
+  return n;
+}
 
 export function typeLiterals(text: string): string {
   let out = text;

@@ -7,7 +7,9 @@
 import { directionPairs } from './direction.ts';
 import { typeLiterals } from './literals.ts';
 import { joinPhrasalVerbs } from './phrasal.ts';
+import { readQuestions } from './questions.ts';
 import { readTerm } from './reads.ts';
+import { heldValues, valuesTerm } from './values.ts';
 import { RANK } from './rank.ts';
 import { derivationalKeys } from './stemmer.ts';
 import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText, stem } from './tokenize.ts';
@@ -38,6 +40,8 @@ export interface QueryPlan {
    * (1 for a topic word, down to TOPICALITY.floor for a word entries never name themselves with).
    */
   conceptScale: number[];
+  /** Per concept: whether it weighs nothing in coverage when no document holds it (rank.ts conceptWeights). */
+  optional: boolean[];
   /** Registry the query asks for ("... in python"), or null. */
   platform: string | null;
 }
@@ -147,7 +151,7 @@ export function planQuery(
   topicality: ReadonlyMap<string, number> = new Map(),
 ): QueryPlan {
   const typed = normalizeText(raw, MAX_QUERY_CHARS);
-  const text = joinPhrasalVerbs(typeLiterals(typed));
+  const text = readQuestions(joinPhrasalVerbs(typeLiterals(typed)));
   const words = analyze(text, { name: true, joined: true, maxChars: MAX_QUERY_CHARS });
   let platform: string | null = null;
   const topical: string[] = [];
@@ -201,6 +205,16 @@ export function planQuery(
     const source = readTerm(pair.slice(0, pair.indexOf('>')));
     if (source) add(source, RANK.sourceWeight, 0, 0);
   }
+  // The values the need holds (values.ts) are one more concept: a command that cannot take as many covers less.
+  const held = heldValues(typed);
+  const optional = concepts.map(() => false);
+  if (held > 0 && concepts.length > 0 && concepts.length < MAX_GROUPS) {
+    const g = concepts.length;
+    concepts.push(valuesTerm(held));
+    conceptScale.push(RANK.valuesWeight);
+    optional.push(true);
+    add(valuesTerm(held), RANK.valuesWeight, 1 << g, 0);
+  }
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
   const key = nameKey(typed);
   // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.
@@ -211,7 +225,7 @@ export function planQuery(
     const bo = b.orig ? 0 : 1;
     return ao - bo || b.qw - a.qw || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
   });
-  return { terms, concepts, conceptScale, platform };
+  return { terms, concepts, conceptScale, optional, platform };
 }
 
 function sameFamily(a: string, b: string): boolean {

@@ -40,6 +40,7 @@ export const RANK: {
   exactNameWeight: number;
   directionWeight: number;
   sourceWeight: number;
+  valuesWeight: number;
   fillerWeight: number;
   expansionCover: number;
   codeCover: number;
@@ -98,6 +99,8 @@ export const RANK: {
   directionWeight: 2,
   /** Query weight of the read term of a conversion's source format ("xml to yaml" → `<xml`, reads.ts); a bonus. */
   sourceWeight: 2,
+  /** Scale of the values concept of a need holding data values (`#1`, `#2`: values.ts). */
+  valuesWeight: 2,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
   fillerWeight: 0.2,
   /** Coverage credit for a concept matched only through an expansion (a typed word counts 1). */
@@ -263,9 +266,18 @@ export function termCoefficient(qw: number, df: number, n: number): number {
   return qw * idf(df, n);
 }
 
-/** Concept weights for coverage: IDF of each concept's typed word (df 0 = rarest) times its scale. */
-export function conceptWeights(dfs: readonly number[], scale: readonly number[], n: number): number[] {
-  return dfs.map((df, i) => idf(df, n) * (scale[i] ?? 1));
+/**
+ * Concept weights for coverage: IDF of each concept's typed word (df 0 = rarest) times its scale. An `optional`
+ * concept no document holds weighs nothing: entries without commands (the corpus, web APIs) cannot say how many
+ * values they take (values.ts), and it must not lower all of them alike.
+ */
+export function conceptWeights(
+  dfs: readonly number[],
+  scale: readonly number[],
+  n: number,
+  optional: readonly boolean[] = [],
+): number[] {
+  return dfs.map((df, i) => (df === 0 && optional[i] ? 0 : idf(df, n) * (scale[i] ?? 1)));
 }
 
 /** Soft-AND factor from the concept-coverage share in [0,1]. */

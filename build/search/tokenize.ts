@@ -44,7 +44,12 @@ export function stem(word: string): string {
   return out;
 }
 
+// Lunr drops "every" but keeps "each": listings use both to say a tool enumerates ("List every date in a range",
+// "listing every error"), which is what "list every date from … to …" asks for.
+const KEPT = new Set(['every']);
+
 export function isStopWord(word: string): boolean {
+  if (KEPT.has(word)) return false;
   return lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
 }
 const stopCache = new Map<string, boolean>();
@@ -116,7 +121,8 @@ function wordTerms(word: string, name: boolean): readonly string[] {
     terms = NONE; // long numbers: versions, ids, years rarely searched
   else if (stop(word)) terms = NONE;
   else {
-    const list = [stem(americanize(word))];
+    const base = stem(americanize(word));
+    const list = stop(base) ? [] : [base];
     if (name) {
       const extra: string[] = [];
       affixVariants(word, extra);

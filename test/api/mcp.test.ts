@@ -36,7 +36,7 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     await s.cleanup();
   });
 
-  it('initializes: latest protocol version, server info, tools and resources capabilities, instructions', () => {
+  it('initializes: latest protocol version, server info, tools and resources capabilities, instructions', async () => {
     expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(client.getServerVersion()).toMatchObject({
       name: 'tool-contract-catalog',
@@ -45,6 +45,10 @@ describe('MCP endpoint (SDK client, Streamable HTTP)', () => {
     });
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
     expect(client.getInstructions()).toMatch(/search_tools.*get_tool.*report_outcome/s);
+    // An agent that says what it holds gets tools it can hand its data to: the instructions and the tool say how.
+    expect(client.getInstructions()).toMatch(/inputs and formats/);
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'search_tools')?.description).toMatch(/Say what you hold \(inputs:/);
   });
 
   it('answers ping', async () => {

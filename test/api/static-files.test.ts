@@ -66,6 +66,13 @@ describe('static files from dist/', () => {
     expect(await res.text()).toBe('');
   });
 
+  it("every API link llms.txt gives an agent answers 200 here (the example searches' parameters included)", async () => {
+    const llms = await (await fetch(`${server.url}/llms.txt`)).text();
+    const links = [...llms.matchAll(/\]\((https:\/\/catalog\.example(\/api\/v1\/[^)]+))\)/g)].map((m) => m[2]!);
+    expect(links.some((l) => l.includes('inputs=') && l.includes('formats='))).toBe(true);
+    for (const link of links) expect((await fetch(server.url + link)).status, link).toBe(200);
+  });
+
   it('answers unknown paths and path tricks with a JSON 404', async () => {
     for (const p of ['/nope', '/tools/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/static/v1/tools/%00.json']) {
       const res = await fetch(server.url + p);

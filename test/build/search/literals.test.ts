@@ -2,7 +2,11 @@
 // tool instead of matching every text that holds "2024".
 import { describe, expect, it } from 'vitest';
 import { typeLiterals } from '../../../build/search/literals.ts';
+import { documentFromContract } from '../../../build/search/documents.ts';
+import { createSearchIndex } from '../../../build/search/engine.ts';
 import { planQuery } from '../../../build/search/plan.ts';
+import { lintFillers } from '../../helpers/search-engines.ts';
+import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -29,6 +33,16 @@ describe('typeLiterals', () => {
     expect(squash(typeLiterals('the hex colour #1e90ff or #fff'))).toBe('the hex colour color or color');
   });
 
+  it('names a pair of decimal degrees as a latitude and longitude', () => {
+    expect(squash(typeLiterals('how far apart are Paris (48.8566, 2.3522) and Berlin (52.5200, 13.4050)'))).toBe(
+      'how far apart are Paris latitude longitude and Berlin latitude longitude',
+    );
+    expect(squash(typeLiterals('convert -33.8688,151.2093 to degrees and minutes'))).toBe(
+      'convert latitude longitude to degrees and minutes',
+    );
+    expect(squash(typeLiterals('the point (40.71 N, 74.01 W)'))).toBe('the point latitude longitude');
+  });
+
   it('names a dotted key path inside a document as a key path', () => {
     expect(squash(typeLiterals('get the value of address.city from a JSON file'))).toBe(
       'get the value of key path from a JSON file',
@@ -49,6 +63,9 @@ describe('typeLiterals', () => {
       'fetch example.com/robots.txt',
       'e.g. at 9 a.m. today',
       'build vue.config.js',
+      'the mean of 1.250, 2.500, 3.750',
+      'prices $12.500, $13.750',
+      'scale by 1.5, 2.25',
     ])
       expect(typeLiterals(s)).toBe(s);
   });
@@ -62,5 +79,24 @@ describe('query plans with data values', () => {
     expect(plan.concepts).not.toContain('01');
     // The exact-name key still comes from the text as typed.
     expect(planQuery('day.js 2024-01-20', new Map()).terms.some((t) => t.term === '=dayjs20240120')).toBe(true);
+  });
+
+  it('answers a distance between coordinates with the geographic tool, not one whose example holds a digit', () => {
+    const { engine } = createSearchIndex(
+      [
+        ...lintFillers(),
+        sampleContract('npm-evaluator-v1', {
+          identity: { task: 'Evaluate a maths expression such as "2 * x^2 + 13"', tags: ['math'] },
+          trust: { reliability_score: 0.97 },
+        }),
+        sampleContract('npm-geodistance-v1', {
+          identity: { task: 'Compute the distance between two latitude/longitude points', tags: ['geo'] },
+          trust: { reliability_score: 0.8 },
+        }),
+      ].map(documentFromContract),
+    );
+    const need = 'how far apart are Paris (48.8566, 2.3522) and Berlin (52.5200, 13.4050) as the crow flies';
+    expect(planQuery(need, new Map()).concepts).not.toContain('2');
+    expect(engine.search(need, { limit: 1 })[0]?.id).toBe('npm-geodistance-v1');
   });
 });
