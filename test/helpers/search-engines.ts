@@ -6,8 +6,8 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { ToolContract } from '../../build/model/contract.ts';
 import { StaticSearch } from '../../build/search/client.ts';
-import type { SearchDocument } from '../../build/search/documents.ts';
-import type { createSearchIndex } from '../../build/search/engine.ts';
+import { documentFromContract, type SearchDocument } from '../../build/search/documents.ts';
+import { createSearchIndex } from '../../build/search/engine.ts';
 import { dirFetcher } from '../../build/search/fs-fetch.ts';
 import { writeStaticSearch } from '../../build/search/static-index.ts';
 import { sampleContract } from './temp-catalog.ts';
@@ -20,6 +20,12 @@ export function lintFillers(count = 20, patch: Parameters<typeof sampleContract>
       identity: { task: `Lint source files of kind ${i}`, tags: ['lint'], ...patch.identity },
     }),
   );
+}
+
+/** The id the API engine ranks first for `query` among `contracts` and the lint fillers. */
+export function firstAnswer(contracts: readonly ToolContract[], query: string): string | undefined {
+  const { engine } = createSearchIndex([...lintFillers(), ...contracts].map(documentFromContract));
+  return engine.search(query, { limit: 1 })[0]?.id;
 }
 
 /** Writes the static index of `docs` and expects it to rank each query as the API engine does (top 5, scores too). */

@@ -1,10 +1,8 @@
 // Question forms that name an operation (build/search/questions.ts): "how many" asks to count.
 import { describe, expect, it } from 'vitest';
-import { documentFromContract } from '../../../build/search/documents.ts';
-import { createSearchIndex } from '../../../build/search/engine.ts';
 import { planQuery } from '../../../build/search/plan.ts';
 import { readQuestions } from '../../../build/search/questions.ts';
-import { lintFillers } from '../../helpers/search-engines.ts';
+import { firstAnswer } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 describe('readQuestions', () => {
@@ -22,21 +20,16 @@ describe('readQuestions', () => {
 
 describe('ranking with question forms', () => {
   it('answers "how many files" with the tool that counts them, not a more reliable archive maker', () => {
-    const { engine } = createSearchIndex(
-      [
-        ...lintFillers(),
-        sampleContract('npm-zip-maker-v1', {
-          identity: { task: 'Create ZIP archives of files', tags: ['zip', 'archive'] },
-          trust: { reliability_score: 0.97 },
-        }),
-        sampleContract('npm-zip-counter-v1', {
-          identity: { task: 'Count the entries of a ZIP archive', tags: ['zip'] },
-          trust: { reliability_score: 0.8 },
-        }),
-      ].map(documentFromContract),
-    );
-    expect(engine.search('how many files are there in this zip archive', { limit: 1 })[0]?.id).toBe(
-      'npm-zip-counter-v1',
-    );
+    const contracts = [
+      sampleContract('npm-zip-maker-v1', {
+        identity: { task: 'Create ZIP archives of files', tags: ['zip', 'archive'] },
+        trust: { reliability_score: 0.97 },
+      }),
+      sampleContract('npm-zip-counter-v1', {
+        identity: { task: 'Count the entries of a ZIP archive', tags: ['zip'] },
+        trust: { reliability_score: 0.8 },
+      }),
+    ];
+    expect(firstAnswer(contracts, 'how many files are there in this zip archive')).toBe('npm-zip-counter-v1');
   });
 });
