@@ -46,21 +46,26 @@ const keyPath = (token: string) => {
   return NOT_A_KEY.has(segments.at(-1)!.toLowerCase()) ? token : ' key path ';
 };
 
+// Each recognised value, in KINDS order then key paths, replaced by what `value` returns for the words of its kind.
+function replaceValues(text: string, value: (words: string) => string): string {
+  let out = text;
+  for (const [pattern, words] of KINDS) out = out.replace(pattern, () => value(words));
+  return out.replace(KEY_PATH, (token) => {
+    const words = keyPath(token);
+    return words === token ? token : value(words);
+  });
+}
+
 /** How many data values (of the kinds above, key paths included) a text holds. */
 export function countLiterals(text: string): number {
   let n = 0;
-  let out = text;
-  for (const [pattern] of KINDS)
-    out = out.replace(pattern, () => {
-      n++;
-      return ' ';
-    });
-  for (const m of out.matchAll(KEY_PATH)) if (keyPath(m[0]) !== m[0]) n++;
+  replaceValues(text, () => {
+    n++;
+    return ' ';
+  });
   return n;
 }
 
 export function typeLiterals(text: string): string {
-  let out = text;
-  for (const [pattern, words] of KINDS) out = out.replace(pattern, words);
-  return out.replace(KEY_PATH, keyPath);
+  return replaceValues(text, (words) => words);
 }
