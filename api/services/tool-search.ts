@@ -135,6 +135,7 @@ export function createToolSearch(
         .search(q, {
           limit,
           ...(platform ? { platform } : {}),
+          ...(inputs.length > 0 ? { saysInputs: true } : {}),
           ...(filtered ? { filter: (id: string) => kindOk(id) && offlineOk(id) && fitOf(id) !== null } : {}),
           ...(inputs.length > 0 || formats.length > 0 ? { weight } : {}),
         })

@@ -1,4 +1,4 @@
-// npm run eval:agent [-- --set dev|heldout|heldout-2|heldout-3|heldout-4] [--limit N] [--need ID,...] [--json] [--mcp]
+// npm run eval:agent [-- --set dev|heldout|heldout-2|heldout-3|heldout-4|heldout-5] [--limit N] [--need ID,...] [--json] [--mcp]
 //   [--no-run] [--no-inputs] [--online] [--jobs N] [--json-out file] [--platform npm|pypi] [--catalog DIR]
 //   [--url http://host:port]
 // The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
@@ -23,7 +23,7 @@ import {
 import { exitOnHelp } from './help.ts';
 
 exitOnHelp(`
-usage: npm run eval:agent [-- --set dev|heldout|heldout-2|heldout-3|heldout-4] [--limit N] [--need ID,...] [--json]
+usage: npm run eval:agent [-- --set dev|heldout|heldout-2|heldout-3|heldout-4|heldout-5] [--limit N] [--need ID,...] [--json]
                           [--mcp] [--no-run] [--no-inputs] [--online] [--jobs N] [--json-out FILE]
                           [--platform npm|pypi] [--catalog DIR] [--url http://host:port]
 The end-to-end agent benchmark: need → search → tax gate → fill → sandboxed run → checked result, on the
@@ -31,8 +31,7 @@ bundled catalog (or the one in --catalog DIR) served by a server this command st
 The agent tells search what it holds (?inputs=input_file,text …); --no-inputs searches with the need's words
 only. The agent also says it has no network (?offline=true: the sandbox runs commands without it); --online
 searches without that filter. --need runs only the needs with these ids (to re-run the ones a change touches).
-Without --set it runs dev and heldout; heldout-2, heldout-3 and heldout-4 (the later held-out sets) run only
-when named.
+Without --set it runs dev and heldout; heldout-2 to heldout-5 (the later held-out sets) run only when named.
 `);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

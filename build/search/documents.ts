@@ -8,9 +8,11 @@
 //   averageLengths(analyzed[])          -> per-field average lengths (BM25 length normalisation)
 //   termWeights(analyzed, avgLens)      -> [term, integer weight][]: the postings of one document
 import type { ToolContract } from '../model/contract.ts';
+import { absenceTerms } from './absence.ts';
 import { directionPairs } from './direction.ts';
 import { readTerms } from './reads.ts';
 import { takesTerms } from './values.ts';
+import { readsFileTerms } from './file-mentions.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, isStubName, postingWeight } from './rank.ts';
 import { analyzeProse } from './phrasal.ts';
 import { analyze, nameKey } from './tokenize.ts';
@@ -47,7 +49,8 @@ export interface SearchDocument {
     types?: string[];
     /** Formats the command reads, as read terms (`<markdown`, reads.ts); indexed verbatim with the types. */
     reads?: string[];
-    /** How many values the command takes, as the terms `#1` … `#n` (values.ts); indexed verbatim in the key field. */
+    /** How many values the command takes, as the terms `#1` … `#n` (values.ts), and `#file` if it reads a file
+     * (file-mentions.ts); indexed verbatim in the key field. */
     takes?: string[];
     /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
     about?: string[];
@@ -86,7 +89,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
   const mcp = mcpToolText(c);
   const task = [id.task ?? '', ...mcp.task].filter(Boolean).join('. ');
   const reads = readTerms(c);
-  const takes = takesTerms(c);
+  const takes = [...takesTerms(c), ...readsFileTerms(c)];
   return {
     id: id.aid,
     kind: 'tool',
@@ -223,8 +226,9 @@ export function analyzeDocument(doc: SearchDocument): AnalyzedDocument {
       .map(nameKey)
       .filter(Boolean)
       .map((k) => `=${k}`)
-      // The field has no length normalisation (b = 0): these terms leave every other weight as it was.
-      .concat(f.takes ?? []),
+      // The field has no length normalisation (b = 0): these terms leave every other weight as it was. Also what
+      // the task says is absent (absence.ts).
+      .concat(f.takes ?? [], absenceTerms(f.task ?? '')),
     // The task's words, then the conversion directions it states (direction.ts: "markdown>html").
     task: [...analyzeProse(f.task ?? ''), ...directionPairs(f.task ?? '')],
     tags: (f.tags ?? []).flatMap((t) => analyze(t)),

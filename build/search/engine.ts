@@ -50,6 +50,8 @@ export interface SearchOptions {
   /** Keep only this platform (a registry name, or 'api'). */
   platform?: string;
   kind?: SearchKind;
+  /** The caller said what it holds (the API's `inputs=`, file-mentions.ts); the static search never does. */
+  saysInputs?: boolean;
 }
 
 export interface EngineOptions {
@@ -164,7 +166,7 @@ export class SearchEngine {
     // Platform code to keep (-1 for a platform no document has), or null for every platform.
     const platform = opts.platform === undefined ? null : (this.docs.platformCodes.get(opts.platform) ?? -1);
     const kind = opts.kind === undefined ? -1 : opts.kind === 'api' ? 1 : 0;
-    const plan = planQuery(query, this.expansions, this.topicality);
+    const plan = planQuery(query, this.expansions, this.topicality, { saysInputs: opts.saysInputs === true });
     if (!plan.terms.length) return this.topByPrior(limit, platform, kind, opts.filter);
 
     if (this.acc.length < this.docs.capacity) this.allocScratch();

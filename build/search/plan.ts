@@ -4,8 +4,10 @@
 //   planQuery(raw, expansions, topicality?) -> QueryPlan
 //   PLATFORM_WORDS             query words that express a platform preference instead of a topic
 //   coverageOf(orig, exp, code, w)  IDF-weighted share of concepts a document matches (bitmasks)
+import { absenceTerms } from './absence.ts';
 import { directionPairs } from './direction.ts';
 import { typeLiterals } from './literals.ts';
+import { FILE_TERM, mentionsHeldFile } from './file-mentions.ts';
 import { joinPhrasalVerbs } from './phrasal.ts';
 import { readQuestions } from './questions.ts';
 import { readTerm } from './reads.ts';
@@ -141,6 +143,11 @@ export function coverageOf(orig: number, exp: number, code: number, weights: rea
   return all > 0 ? got / all : 1;
 }
 
+export interface PlanOptions {
+  /** The caller said what it holds (the API's `inputs=`): its filter asks for a file placeholder, not the plan. */
+  saysInputs?: boolean;
+}
+
 /**
  * `topicality` (topicality.ts) scales each concept by how much its word names a topic; a word absent
  * from it counts 1.
@@ -149,6 +156,7 @@ export function planQuery(
   raw: unknown,
   expansions: Expansions,
   topicality: ReadonlyMap<string, number> = new Map(),
+  options: PlanOptions = {},
 ): QueryPlan {
   const typed = normalizeText(raw, MAX_QUERY_CHARS);
   const text = readQuestions(joinPhrasalVerbs(typeLiterals(typed)));
@@ -205,16 +213,25 @@ export function planQuery(
     const source = readTerm(pair.slice(0, pair.indexOf('>')));
     if (source) add(source, RANK.sourceWeight, 0, 0);
   }
-  // The values the need holds (values.ts) are one more concept: a command that cannot take as many covers less.
-  const held = heldValues(typed);
   const optional = concepts.map(() => false);
-  if (held > 0 && concepts.length > 0 && concepts.length < MAX_GROUPS) {
+  // One more concept that weighs nothing when no document holds it (rank.ts conceptWeights), its terms at query
+  // weight `qw` (0: it moves coverage alone).
+  const optionalConcept = (terms: readonly string[], scale: number, qw: number) => {
+    if (!terms.length || concepts.length === 0 || concepts.length >= MAX_GROUPS) return;
     const g = concepts.length;
-    concepts.push(valuesTerm(held));
-    conceptScale.push(RANK.valuesWeight);
+    concepts.push(terms[0]!);
+    conceptScale.push(scale);
     optional.push(true);
-    add(valuesTerm(held), RANK.valuesWeight, 1 << g, 0);
-  }
+    for (const term of terms) add(term, qw, 1 << g, 0);
+  };
+  // What the need says is absent ("images with no alt text" → -alt -text, absence.ts), its terms its words: a tool
+  // about the thing itself ("images (src and alt)") covers less than one about its absence.
+  optionalConcept(absenceTerms(text), RANK.absenceWeight, RANK.absenceWeight);
+  // A file the need says it holds (file-mentions.ts), which commands that read a file hold.
+  optionalConcept(!options.saysInputs && mentionsHeldFile(typed) ? [FILE_TERM] : [], RANK.heldFileWeight, 0);
+  // The values the need holds (values.ts): a command that cannot take as many covers less.
+  const held = heldValues(typed);
+  optionalConcept(held > 0 ? [valuesTerm(held)] : [], RANK.valuesWeight, RANK.valuesWeight);
   // Exact name: "js-yaml", "sharp", "sendgrid mail". A bonus term, not a concept.
   const key = nameKey(typed);
   // Only alongside a searchable word: "the" or "+-" alone is an empty query, not a name lookup.

@@ -40,6 +40,8 @@ export const RANK: {
   exactNameWeight: number;
   directionWeight: number;
   sourceWeight: number;
+  absenceWeight: number;
+  heldFileWeight: number;
   valuesWeight: number;
   fillerWeight: number;
   expansionCover: number;
@@ -99,6 +101,10 @@ export const RANK: {
   directionWeight: 2,
   /** Query weight of the read term of a conversion's source format ("xml to yaml" → `<xml`, reads.ts); a bonus. */
   sourceWeight: 2,
+  /** Scale of the absence concept of a need that says what is missing ("no alt text" → `-alt`, absence.ts). */
+  absenceWeight: 2,
+  /** Scale of the held-file concept of a need naming a file it holds ("md5sum of a file", file-mentions.ts). */
+  heldFileWeight: 2,
   /** Scale of the values concept of a need holding data values (`#1`, `#2`: values.ts). */
   valuesWeight: 2,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */

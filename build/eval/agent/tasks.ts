@@ -1,5 +1,5 @@
 // The agent task sets: needs in words, their inputs with roles, and a check of the result
-// (test/fixtures/agent-tasks/{dev,heldout,heldout-2,heldout-3,heldout-4}.json; input files under files/).
+// (test/fixtures/agent-tasks/{dev,heldout,heldout-2,...,heldout-5}.json; input files under files/).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { INPUT_ROLES, type InputRole } from '../../model/contract.ts';
@@ -25,18 +25,20 @@ export interface AgentTask {
   check: Check;
   /** Validation-style needs: a non-zero exit is an answer, not a failure. */
   accept_nonzero_exit: boolean;
+  /** Where the need was asked in public (heldout-5): for reviewers only, never sent by the agent. */
+  source?: string;
 }
 
 /** The task sets, by file name under test/fixtures/agent-tasks/. */
-export const TASK_SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3', 'heldout-4'] as const;
+export const TASK_SETS = ['dev', 'heldout', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5'] as const;
 export type TaskSetName = (typeof TASK_SETS)[number];
 /**
  * What a run without --set measures: the dev set and the first held-out set, as before the second held-out set
- * existed, so default figures stay comparable; heldout-2, heldout-3 and heldout-4 are asked for by name.
+ * existed, so default figures stay comparable; heldout-2 to heldout-5 are asked for by name.
  */
 export const DEFAULT_TASK_SETS: readonly TaskSetName[] = ['dev', 'heldout'];
 
-const FIELDS = new Set(['id', 'need', 'category', 'platform', 'inputs', 'check', 'accept_nonzero_exit']);
+const FIELDS = new Set(['id', 'need', 'category', 'platform', 'inputs', 'check', 'accept_nonzero_exit', 'source']);
 
 /** Reads and checks a task file; throws one error listing every problem. */
 export function loadTaskSet(file: string): AgentTask[] {
@@ -50,6 +52,8 @@ export function loadTaskSet(file: string): AgentTask[] {
     for (const k of Object.keys(t)) if (!FIELDS.has(k)) errors.push(`${at}: unknown field ${k}`);
     for (const k of ['id', 'need', 'category'])
       if (typeof t[k] !== 'string' || !t[k]) errors.push(`${at}.${k}: required text`);
+    if (t.source !== undefined && !(typeof t.source === 'string' && /^https?:\/\/\S+$/.test(t.source)))
+      errors.push(`${at}.source: the address of the public ask`);
     if (ids.has(String(t.id))) errors.push(`${at}: duplicate id ${t.id}`);
     ids.add(String(t.id));
     const platform = t.platform ?? 'npm';
@@ -81,6 +85,7 @@ export function loadTaskSet(file: string): AgentTask[] {
       inputs,
       check: t.check as Check,
       accept_nonzero_exit: t.accept_nonzero_exit === true,
+      ...(typeof t.source === 'string' ? { source: t.source } : {}),
     };
   });
   if (errors.length) throw new Error(`invalid task set:\n${errors.join('\n')}`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,7 +141,14 @@ describe('combinators and validation', () => {
 });
 
 describe('the task sets', () => {
-  const minimum: Record<string, number> = { dev: 150, heldout: 75, 'heldout-2': 100, 'heldout-3': 60, 'heldout-4': 60 };
+  const minimum: Record<string, number> = {
+    dev: 150,
+    heldout: 75,
+    'heldout-2': 100,
+    'heldout-3': 60,
+    'heldout-4': 60,
+    'heldout-5': 50,
+  };
   it.each(TASK_SETS)('%s: every task is well-formed, its files exist and its check is valid', (name) => {
     // loadTaskSet throws on an unknown field, a missing input file, a malformed check or a repeated id.
     const tasks = loadTaskSet(path.join(tasksDir, `${name}.json`));
@@ -175,6 +182,19 @@ describe('the task sets', () => {
       }
     }
     expect(repeats).toEqual([]);
+  });
+
+  it('heldout-5: every need records the public ask it was taken from; a malformed source is refused', () => {
+    const tasks = loadTaskSet(path.join(tasksDir, 'heldout-5.json'));
+    expect(tasks.filter((t) => !/^https:\/\/\S+$/.test(t.source ?? '')).map((t) => t.id)).toEqual([]);
+    const dir = mkdtempSync(path.join(tmpdir(), 'agent-source-'));
+    try {
+      const file = path.join(dir, 'bad.json');
+      writeFileSync(file, JSON.stringify([{ ...tasks[0], source: 'a forum somewhere' }]));
+      expect(() => loadTaskSet(file)).toThrow(/source: the address of the public ask/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('make-files.mjs reproduces every generated input file byte for byte', () => {

@@ -1,0 +1,62 @@
+// A file the need says it holds (build/search/file-mentions.ts): for an agent that sends only its words, a command
+// that reads a file ranks above one that takes no file; an agent that says what it holds gets the API's filter.
+import { describe, expect, it } from 'vitest';
+import { documentFromContract } from '../../../build/search/documents.ts';
+import { createSearchIndex } from '../../../build/search/engine.ts';
+import { mentionsHeldFile, readsFileTerms } from '../../../build/search/file-mentions.ts';
+import { planQuery } from '../../../build/search/plan.ts';
+import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
+import { sampleContract } from '../../helpers/temp-catalog.ts';
+
+const tool = (aid: string, task: string, cmd: string, role: 'text' | 'input_file', reliability: number) =>
+  sampleContract(aid, {
+    identity: { task, tags: ['mime'] },
+    logic: {
+      input_schema: { type: 'object', properties: { value: { type: 'string', role } } },
+      output_schema: { type: 'string' },
+    },
+    action: { execute_cmd: cmd },
+    trust: { reliability_score: reliability },
+  });
+const byName = tool(
+  'npm-by-name-v1',
+  'Tell the MIME type of a file name or extension',
+  'by-name {value}',
+  'text',
+  0.97,
+);
+const byContent = tool(
+  'npm-by-content-v1',
+  'Tell the MIME type of a file from its first bytes',
+  'by-content {value}',
+  'input_file',
+  0.85,
+);
+
+describe('mentionsHeldFile', () => {
+  it('finds a file held ("of a file", "this image"), not one made ("make a PDF document")', () => {
+    expect(mentionsHeldFile('md5sum of a file')).toBe(true);
+    expect(mentionsHeldFile('how many files are there in this zip archive')).toBe(true);
+    expect(mentionsHeldFile('make a pdf document')).toBe(false);
+    expect(mentionsHeldFile('generate a uuid')).toBe(false);
+  });
+  it('marks commands with a file placeholder', () => {
+    expect(readsFileTerms(byContent)).toEqual(['#file']);
+    expect(readsFileTerms(byName)).toEqual([]);
+  });
+});
+
+describe('ranking by a file the need holds', () => {
+  const docs = [...lintFillers(), byName, byContent].map(documentFromContract);
+  const built = createSearchIndex(docs);
+  const first = (q: string, saysInputs = false) => built.engine.search(q, { limit: 1, saysInputs })[0]?.id;
+
+  it('puts the file reader first for words only, and leaves the order to the caller that says what it holds', async () => {
+    const q = 'tell the MIME type of a file';
+    expect(planQuery(q, new Map()).concepts).toContain('#file');
+    expect(planQuery(q, new Map(), new Map(), { saysInputs: true }).concepts).not.toContain('#file');
+    expect(first(q)).toBe('npm-by-content-v1');
+    expect(first(q, true)).toBe('npm-by-name-v1');
+    await expectStaticAgrees(docs, built, [q]);
+  });
+});
