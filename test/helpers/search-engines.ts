@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { ToolContract } from '../../build/model/contract.ts';
 import { StaticSearch } from '../../build/search/client.ts';
 import { documentFromContract, type SearchDocument } from '../../build/search/documents.ts';
-import { createSearchIndex } from '../../build/search/engine.ts';
+import { createSearchIndex, type SearchOptions } from '../../build/search/engine.ts';
 import { dirFetcher } from '../../build/search/fs-fetch.ts';
 import { writeStaticSearch } from '../../build/search/static-index.ts';
 import { sampleContract } from './temp-catalog.ts';
@@ -22,10 +22,19 @@ export function lintFillers(count = 20, patch: Parameters<typeof sampleContract>
   );
 }
 
+/** The API engine over `contracts` and the lint fillers: its documents and index (for expectStaticAgrees) and the id
+ * it ranks first for a query. */
+export function rankingIndex(contracts: readonly ToolContract[]) {
+  const docs = [...lintFillers(), ...contracts].map(documentFromContract);
+  const built = createSearchIndex(docs);
+  const first = (query: string, opts: Omit<SearchOptions, 'limit'> = {}) =>
+    built.engine.search(query, { ...opts, limit: 1 })[0]?.id;
+  return { docs, built, first };
+}
+
 /** The id the API engine ranks first for `query` among `contracts` and the lint fillers. */
 export function firstAnswer(contracts: readonly ToolContract[], query: string): string | undefined {
-  const { engine } = createSearchIndex([...lintFillers(), ...contracts].map(documentFromContract));
-  return engine.search(query, { limit: 1 })[0]?.id;
+  return rankingIndex(contracts).first(query);
 }
 
 /** Writes the static index of `docs` and expects it to rank each query as the API engine does (top 5, scores too). */

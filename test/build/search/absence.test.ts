@@ -2,10 +2,8 @@
 // not a lister of images with their alt text.
 import { describe, expect, it } from 'vitest';
 import { absenceTerms } from '../../../build/search/absence.ts';
-import { documentFromContract } from '../../../build/search/documents.ts';
-import { createSearchIndex } from '../../../build/search/engine.ts';
 import { planQuery } from '../../../build/search/plan.ts';
-import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
+import { expectStaticAgrees, rankingIndex } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 describe('absenceTerms', () => {
@@ -37,9 +35,7 @@ describe('ranking by what a need says is absent', () => {
     },
     trust: { reliability_score: 0.85 },
   });
-  const docs = [...lintFillers(), lister, checker].map(documentFromContract);
-  const built = createSearchIndex(docs);
-  const first = (q: string) => built.engine.search(q, { limit: 1 })[0]?.id;
+  const { docs, built, first } = rankingIndex([lister, checker]);
 
   it('puts the tool about the absence above the one about the thing, and both engines agree', async () => {
     const q = 'which images on this page have no alt text? list their src';

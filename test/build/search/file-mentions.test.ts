@@ -1,11 +1,9 @@
 // A file the need says it holds (build/search/file-mentions.ts): for an agent that sends only its words, a command
 // that reads a file ranks above one that takes no file; an agent that says what it holds gets the API's filter.
 import { describe, expect, it } from 'vitest';
-import { documentFromContract } from '../../../build/search/documents.ts';
-import { createSearchIndex } from '../../../build/search/engine.ts';
 import { mentionsHeldFile, readsFileTerms } from '../../../build/search/file-mentions.ts';
 import { planQuery } from '../../../build/search/plan.ts';
-import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
+import { expectStaticAgrees, rankingIndex } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 const tool = (aid: string, task: string, cmd: string, role: 'text' | 'input_file', reliability: number) =>
@@ -47,16 +45,14 @@ describe('mentionsHeldFile', () => {
 });
 
 describe('ranking by a file the need holds', () => {
-  const docs = [...lintFillers(), byName, byContent].map(documentFromContract);
-  const built = createSearchIndex(docs);
-  const first = (q: string, saysInputs = false) => built.engine.search(q, { limit: 1, saysInputs })[0]?.id;
+  const { docs, built, first } = rankingIndex([byName, byContent]);
 
   it('puts the file reader first for words only, and leaves the order to the caller that says what it holds', async () => {
     const q = 'tell the MIME type of a file';
     expect(planQuery(q, new Map()).concepts).toContain('#file');
     expect(planQuery(q, new Map(), new Map(), { saysInputs: true }).concepts).not.toContain('#file');
     expect(first(q)).toBe('npm-by-content-v1');
-    expect(first(q, true)).toBe('npm-by-name-v1');
+    expect(first(q, { saysInputs: true })).toBe('npm-by-name-v1');
     await expectStaticAgrees(docs, built, [q]);
   });
 });
