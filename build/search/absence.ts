@@ -2,9 +2,9 @@
 // lists images with their alt text, and a word's absence is the need: read word by word, "no" is a stop word and
 // the lister answered first, above the checker whose listing says "images without alt text". Both sides read
 // "without X", "no X", "missing X" and "lacking X" as the terms `-x` for the words of X up to the end of its phrase
-// (articles skipped): documents index those of their task in the task field, a query adds its own as one optional
-// concept (plan.ts, scale RANK.absenceWeight; as plain bonus terms the checker stayed second), so a tool about the
-// absence covers more than one about the thing. Pure, shared by both engines through documents.ts and plan.ts.
+// (articles skipped): documents index those of their task in the key field (documents.ts), a query adds its own
+// as one optional concept (plan.ts, scale RANK.absenceWeight; as plain bonus terms the checker stayed second), so a
+// tool about the absence covers more than one about the thing. Pure, shared by both engines through documents.ts and plan.ts.
 import { analyze, normalizeText } from './tokenize.ts';
 
 const ABSENT = new Set(['without', 'no', 'missing', 'lacking']);
