@@ -17,7 +17,11 @@ import type { NewSuggestion, ReviewQueue } from '../../api/state/review-queue/ty
 import { redisReviewQueue } from '../../api/state/review-queue/redis.ts';
 import { memorySearchOutcomes } from '../../api/state/search-outcomes/memory.ts';
 import { redisSearchOutcomes } from '../../api/state/search-outcomes/redis.ts';
-import { SEARCH_WINDOW_MS, type SearchOutcomeStore } from '../../api/state/search-outcomes/types.ts';
+import {
+  SEARCH_WINDOW_MS,
+  SEARCHES_PER_CLIENT,
+  type SearchOutcomeStore,
+} from '../../api/state/search-outcomes/types.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 
 interface Backend {
@@ -257,7 +261,7 @@ describe.each(backends)('SearchOutcomeStore conformance: $name', (backend) => {
     expect(t).toMatchObject({ searches: 1, searches_judged: 0, first_answer_met: 0, unlinked_reports: 2 });
   });
 
-  it('credits the most recent search that answered the tool, within the window only, five searches per client', async () => {
+  it('credits the most recent search that answered the tool, within the window only, a bounded number per client', async () => {
     let now = 1_000_000;
     const [s] = backend.searchOutcomes(() => now);
     await s.recordSearch('c1', 'send an email', ['npm-x-v1', 'npm-a-v1']);
@@ -273,9 +277,9 @@ describe.each(backends)('SearchOutcomeStore conformance: $name', (backend) => {
     await s.recordReport('c3', 'npm-a-v1', 'success', 'send an email');
     t = await s.totals();
     expect(t.unlinked_reports).toBe(1);
-    // Six searches: the oldest is no longer kept.
+    // One search more than a client keeps: the oldest is no longer credited.
     await s.recordSearch('c4', 'send an email', ['npm-old-v1']);
-    for (let i = 0; i < 5; i++) await s.recordSearch('c4', 'send an email', [`npm-new${i}-v1`]);
+    for (let i = 0; i < SEARCHES_PER_CLIENT; i++) await s.recordSearch('c4', 'send an email', [`npm-new${i}-v1`]);
     await s.recordReport('c4', 'npm-old-v1', 'success', 'send an email');
     await s.recordReport('c4', 'npm-new0-v1', 'success', 'send an email');
     t = await s.totals();

@@ -17,7 +17,7 @@ export interface MemorySearchOutcomeOptions {
 }
 
 export function memorySearchOutcomes({
-  maxClients = 50_000,
+  maxClients = 20_000,
   now = Date.now,
 }: MemorySearchOutcomeOptions = {}): SearchOutcomeStore {
   const clients = new Map<string, SearchRecord[]>();

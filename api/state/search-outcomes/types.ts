@@ -6,7 +6,9 @@
 
 /** How long a search's answers wait for reports, and how many recent searches a client keeps. */
 export const SEARCH_WINDOW_MS = 30 * 60_000;
-export const SEARCHES_PER_CLIENT = 5;
+// 20: an agent working on several needs at once keeps searching while one slow need installs and runs; with 5,
+// the benchmark's own runs (two needs at a time) lost a PyPI need's search before its report arrived.
+export const SEARCHES_PER_CLIENT = 20;
 /** Answers remembered per search: listings hold at most 10. */
 export const ANSWERS_PER_SEARCH = 10;
 
