@@ -29,6 +29,14 @@ describe('directionPairs', () => {
     expect(directionPairs('convert JSON to YAML for a config file')).toEqual(['json>yaml']);
   });
 
+  it("keeps a dotted file extension in the target phrase, while a sentence's full stop still ends it", () => {
+    expect(directionPairs('convert a markdown file into a Word .docx document')).toEqual([
+      'markdown>word',
+      'markdown>docx',
+    ]);
+    expect(directionPairs('Convert HTML to Markdown. Then stop')).toEqual(['html>markdown']);
+  });
+
   it('states nothing where no format is named on both sides', () => {
     expect(directionPairs('how many days are there from 2023-12-25 to 2024-02-14')).toEqual([]);
     expect(directionPairs('Convert between units of measurement')).toEqual([]);
@@ -142,5 +150,24 @@ describe('the reverse conversion', () => {
     expect(first('convert YAML to JSON')).toBe('npm-yaml-lib-v1');
     expect(first('convert a PNG image to WebP')).toBe('npm-image-converter-v1');
     await expectStaticAgrees(docs, built, [q, 'convert YAML to JSON', 'convert a PNG image to WebP']);
+  });
+
+  it('reads the format a dotted extension names: a .docx reader is the reverse of a Markdown-to-.docx need', async () => {
+    const q = 'convert a markdown file into a Word .docx document';
+    const docxReader = reads(
+      'npm-docx-reader-v1',
+      'Convert a Word .docx document to HTML, Markdown or plain text',
+      ['docx', 'word', 'markdown'],
+      'report.docx',
+      0.97,
+    );
+    const docxWriter = sampleContract('npm-docx-writer-v1', {
+      identity: { task: 'Create a Word .docx document from Markdown text', tags: ['docx', 'word'] },
+      trust: { reliability_score: 0.8 },
+    });
+    const mdLinter = reads('npm-md-linter-v1', 'Lint a Markdown file', ['markdown', 'lint'], 'README.md', 0.8);
+    const index = rankingIndex([docxReader, docxWriter, mdLinter]);
+    expect(index.first(q)).toBe('npm-docx-writer-v1');
+    await expectStaticAgrees(index.docs, index.built, [q]);
   });
 });
