@@ -43,6 +43,7 @@ export const RANK: {
   reverseDirection: number;
   absenceWeight: number;
   heldFileWeight: number;
+  outputFolderWeight: number;
   valuesWeight: number;
   fillerWeight: number;
   expansionCover: number;
@@ -112,6 +113,8 @@ export const RANK: {
   absenceWeight: 2,
   /** Scale of the held-file concept of a need naming a file it holds ("md5sum of a file", file-mentions.ts). */
   heldFileWeight: 2,
+  /** Scale of the output-folder concept of a need naming a folder to write into ("into a folder", output-folder.ts). */
+  outputFolderWeight: 2,
   /** Scale of the values concept of a need holding data values (`#1`, `#2`: values.ts). */
   valuesWeight: 2,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
