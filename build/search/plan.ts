@@ -7,7 +7,7 @@
 import { absenceTerms } from './absence.ts';
 import { directionPairs } from './direction.ts';
 import { typeLiterals } from './literals.ts';
-import { FILE_TERM, mentionsHeldFile } from './file-mentions.ts';
+import { FILE_TERM, mentionsHeldFile, mentionsTwoFiles, TWO_FILES_TERM } from './file-mentions.ts';
 import { FOLDER_TERM, mentionsOutputFolder } from './output-folder.ts';
 import { joinPhrasalVerbs } from './phrasal.ts';
 import { readQuestions } from './questions.ts';
@@ -259,6 +259,8 @@ export function planQuery(
   optionalConcept(absenceTerms(text), RANK.absenceWeight, RANK.absenceWeight);
   // A file the need says it holds (file-mentions.ts), which commands that read a file hold.
   optionalConcept(!options.saysInputs && mentionsHeldFile(typed) ? [FILE_TERM] : [], RANK.heldFileWeight, 0);
+  // Two files it holds ("pack two files into …"), which commands with two file placeholders hold.
+  optionalConcept(!options.saysInputs && mentionsTwoFiles(typed) ? [TWO_FILES_TERM] : [], RANK.heldFileWeight, 0);
   // A folder the need says its results go into (output-folder.ts), which commands with a folder placeholder hold.
   optionalConcept(!options.saysInputs && mentionsOutputFolder(typed) ? [FOLDER_TERM] : [], RANK.outputFolderWeight, 0);
   // The values the need holds (values.ts): a command that cannot take as many covers less.
