@@ -16,6 +16,7 @@ import { coverageOf, marksOnly, planQuery, type QueryPlan } from './plan.ts';
 import {
   conceptWeights,
   coverageFactor,
+  DIR_REVERSE,
   directionFactor,
   finalScore,
   isCodeOnly,
@@ -75,7 +76,10 @@ export class StaticSearch {
     // Round 1: the typed words (and the exact-name key) give the concepts and their expansions.
     const bare = planQuery(q, new Map());
     if (!bare.terms.length) return this.top(limit, opts.platform);
-    await Promise.all(bare.terms.map((t) => this.shardFor(t.term)));
+    // A reverse conversion's pair term (`b>a`) waits for round 2: the plan keeps it only when both formats have
+    // documents (known below), so a catalog without read formats fetches nothing for it.
+    const first = bare.terms.filter((t) => t.dir !== DIR_REVERSE);
+    await Promise.all(first.map((t) => this.shardFor(t.term)));
     const exp = new Map<string, [string, number][]>();
     const topic = new Map<string, number>();
     for (const c of bare.concepts) {
@@ -86,7 +90,7 @@ export class StaticSearch {
     }
     // Terms with documents, among the first round's (the plan asks about conversion formats, which are there).
     const known = new Set<string>();
-    for (const t of bare.terms) if (this.posting(await this.shardFor(t.term), t.term)) known.add(t.term);
+    for (const t of first) if (this.posting(await this.shardFor(t.term), t.term)) known.add(t.term);
     const plan = planQuery(q, exp, topic, { known: (term) => known.has(term) });
     // Round 2: shards of the expansion terms.
     await Promise.all(plan.terms.map((t) => this.shardFor(t.term)));
