@@ -12,8 +12,17 @@
 //   - no custom `filter` predicate or `kind` option, only `platform`;
 //   - the empty query lists the manifest's top 50 (per platform too), not an arbitrary limit.
 import lunr from 'lunr';
-import { coverageOf, planQuery, type QueryPlan } from './plan.ts';
-import { conceptWeights, coverageFactor, finalScore, isCodeOnly, postingValue, termCoefficient } from './rank.ts';
+import { coverageOf, marksOnly, planQuery, type QueryPlan } from './plan.ts';
+import {
+  conceptWeights,
+  coverageFactor,
+  DIR_REVERSE,
+  directionFactor,
+  finalScore,
+  isCodeOnly,
+  postingValue,
+  termCoefficient,
+} from './rank.ts';
 import type { DocRow, StaticManifest } from './static-index.ts';
 import { MAX_QUERY_CHARS } from './tokenize.ts';
 import { TopK } from './topk.ts';
@@ -67,7 +76,10 @@ export class StaticSearch {
     // Round 1: the typed words (and the exact-name key) give the concepts and their expansions.
     const bare = planQuery(q, new Map());
     if (!bare.terms.length) return this.top(limit, opts.platform);
-    await Promise.all(bare.terms.map((t) => this.shardFor(t.term)));
+    // A reverse conversion's pair term (`b>a`) waits for round 2: the plan keeps it only when both formats have
+    // documents (known below), so a catalog without read formats fetches nothing for it.
+    const first = bare.terms.filter((t) => t.dir !== DIR_REVERSE);
+    await Promise.all(first.map((t) => this.shardFor(t.term)));
     const exp = new Map<string, [string, number][]>();
     const topic = new Map<string, number>();
     for (const c of bare.concepts) {
@@ -76,7 +88,10 @@ export class StaticSearch {
       if (Object.hasOwn(shard.exp, c)) exp.set(c, shard.exp[c]!);
       if (Object.hasOwn(shard.topic, c)) topic.set(c, shard.topic[c]!);
     }
-    const plan = planQuery(q, exp, topic);
+    // Terms with documents, among the first round's (the plan asks about conversion formats, which are there).
+    const known = new Set<string>();
+    for (const t of first) if (this.posting(await this.shardFor(t.term), t.term)) known.add(t.term);
+    const plan = planQuery(q, exp, topic, { known: (term) => known.has(term) });
     // Round 2: shards of the expansion terms.
     await Promise.all(plan.terms.map((t) => this.shardFor(t.term)));
     const ranked = await this.score(plan, limit, opts.platform);
@@ -85,17 +100,16 @@ export class StaticSearch {
 
   private async score(plan: QueryPlan, limit: number, platform?: string): Promise<Cand[]> {
     const n = this.manifest.n;
-    const acc = new Map<number, { s: number; orig: number; exp: number; code: number }>();
+    const acc = new Map<number, { s: number; orig: number; exp: number; code: number; dir: number }>();
     const dfOf = new Map<string, number>();
     for (const pt of plan.terms) {
       const shard = await this.shardFor(pt.term);
-      const posting = (
-        shard.index as unknown as { invertedIndex: Record<string, { t: Record<string, object> } | undefined> }
-      ).invertedIndex[pt.term];
+      const posting = this.posting(shard, pt.term);
       if (!posting) continue;
       const df = Object.keys(posting.t).length;
       dfOf.set(pt.term, df);
       const c = termCoefficient(pt.qw, df, n);
+      const marks = marksOnly(pt);
       const results = shard.index.query((query) => {
         query.term(pt.term, { usePipeline: false, boost: 1, fields: ['t'], wildcard: lunr.Query.wildcard.NONE });
       });
@@ -103,7 +117,11 @@ export class StaticSearch {
         const ref = Number.parseInt(r.ref, 36);
         if (platform !== undefined && this.platformOf(ref) !== platform) continue;
         let a = acc.get(ref);
-        if (!a) acc.set(ref, (a = { s: 0, orig: 0, exp: 0, code: 0 }));
+        if (!a) {
+          if (marks) continue;
+          acc.set(ref, (a = { s: 0, orig: 0, exp: 0, code: 0, dir: 0 }));
+        }
+        a.dir |= pt.dir;
         a.s += c * postingValue(r.score); // r.score is the stored integer weight (query vector of norm 1)
         if (isCodeOnly(r.score)) a.code |= pt.orig | pt.exp;
         else {
@@ -121,9 +139,17 @@ export class StaticSearch {
     const top = new TopK<Cand>(limit, byScoreThenRef);
     for (const [ref, a] of acc) {
       const match = plan.platform === null || this.platformOf(ref) === plan.platform;
-      top.push({ ref, score: finalScore(a.s, coverageFactor(coverageOf(a.orig, a.exp, a.code, weights)), match) });
+      const cov = coverageFactor(coverageOf(a.orig, a.exp, a.code, weights));
+      top.push({ ref, score: finalScore(a.s, cov, match, directionFactor(a.dir)) });
     }
     return top.sorted();
+  }
+
+  private posting(shard: Shard, term: string): { t: Record<string, object> } | undefined {
+    const index = shard.index as unknown as {
+      invertedIndex: Record<string, { t: Record<string, object> } | undefined>;
+    };
+    return Object.hasOwn(index.invertedIndex, term) ? index.invertedIndex[term] : undefined;
   }
 
   private async top(limit: number, platform?: string): Promise<StaticHit[]> {

@@ -78,10 +78,12 @@ export function directionPairs(text: unknown, maxChars?: number): string[] {
   const normal = normalizeText(text, maxChars);
   const found = [...normal.matchAll(/[\p{L}\p{N}]+/gu)];
   const words = found.map((m) => m[0]);
-  // Punctuation between word k-1 and word k ends a phrase: "to HTML (CommonMark, GFM)" names one target.
-  const broken = found.map(
-    (m, k) => k > 0 && /[^\s\p{L}\p{N}'’-]/u.test(normal.slice(found[k - 1]!.index + found[k - 1]![0].length, m.index)),
-  );
+  // Punctuation between word k-1 and word k ends a phrase: "to HTML (CommonMark, GFM)" names one target. A dot
+  // that opens word k after a space is its file extension's: "into a Word .docx document" names docx too.
+  const broken = found.map((m, k) => {
+    const gap = k > 0 ? normal.slice(found[k - 1]!.index + found[k - 1]![0].length, m.index) : '';
+    return k > 0 && !/^\s+\.$/u.test(gap) && /[^\s\p{L}\p{N}'’-]/u.test(gap);
+  });
   const out: string[] = [];
   const add = (from: string | null, to: string | null) => {
     const pair = from && to && from !== to ? `${from}>${to}` : null;

@@ -13,6 +13,7 @@ import { directionPairs } from './direction.ts';
 import { readTerms } from './reads.ts';
 import { takesTerms } from './values.ts';
 import { readsFileTerms } from './file-mentions.ts';
+import { writesFolderTerms } from './output-folder.ts';
 import { documentFactor, FIELD_NAMES, type FieldName, fieldTf, isStubName, postingWeight } from './rank.ts';
 import { analyzeProse } from './phrasal.ts';
 import { analyze, nameKey } from './tokenize.ts';
@@ -49,8 +50,8 @@ export interface SearchDocument {
     types?: string[];
     /** Formats the command reads, as read terms (`<markdown`, reads.ts); indexed verbatim with the types. */
     reads?: string[];
-    /** How many values the command takes, as the terms `#1` … `#n` (values.ts), and `#file` if it reads a file
-     * (file-mentions.ts); indexed verbatim in the key field. */
+    /** How many values the command takes, as the terms `#1` … `#n` (values.ts), `#file` if it reads a file
+     * (file-mentions.ts) and `#dir` if it writes into a folder (output-folder.ts); indexed verbatim in the key field. */
     takes?: string[];
     /** Analysed terms other entries contribute (knowledge.ts withCatalogKnowledge); indexed verbatim. */
     about?: string[];
@@ -89,7 +90,7 @@ export function documentFromContract(c: ToolContract): SearchDocument {
   const mcp = mcpToolText(c);
   const task = [id.task ?? '', ...mcp.task].filter(Boolean).join('. ');
   const reads = readTerms(c);
-  const takes = [...takesTerms(c), ...readsFileTerms(c)];
+  const takes = [...takesTerms(c), ...readsFileTerms(c), ...writesFolderTerms(c)];
   return {
     id: id.aid,
     kind: 'tool',

@@ -20,10 +20,11 @@ import {
   type SearchKind,
   termWeights,
 } from './documents.ts';
-import { coverageOf, type Expansions, planQuery } from './plan.ts';
+import { coverageOf, type Expansions, marksOnly, planQuery } from './plan.ts';
 import {
   conceptWeights,
   coverageFactor,
+  directionFactor,
   finalScore,
   type Hit,
   isCodeOnly,
@@ -78,6 +79,7 @@ export class SearchEngine {
   private origMask = new Int32Array(0);
   private expMask = new Int32Array(0);
   private codeMask = new Int32Array(0);
+  private dirMask = new Uint8Array(0);
   private seen = new Uint8Array(0);
   private touched = new Int32Array(0);
 
@@ -166,11 +168,15 @@ export class SearchEngine {
     // Platform code to keep (-1 for a platform no document has), or null for every platform.
     const platform = opts.platform === undefined ? null : (this.docs.platformCodes.get(opts.platform) ?? -1);
     const kind = opts.kind === undefined ? -1 : opts.kind === 'api' ? 1 : 0;
-    const plan = planQuery(query, this.expansions, this.topicality, { saysInputs: opts.saysInputs === true });
+    const known = (term: string) => {
+      const t = this.store.lookup(term);
+      return t !== undefined && this.store.df[t]! > 0;
+    };
+    const plan = planQuery(query, this.expansions, this.topicality, { saysInputs: opts.saysInputs === true, known });
     if (!plan.terms.length) return this.topByPrior(limit, platform, kind, opts.filter);
 
     if (this.acc.length < this.docs.capacity) this.allocScratch();
-    const { acc, origMask, expMask, codeMask, seen, touched, store } = this;
+    const { acc, origMask, expMask, codeMask, dirMask, seen, touched, store } = this;
     const { alive, platformOf, kindOf } = this.docs;
     const { baseDocs, baseW, baseStart, df } = store;
     let nt = 0;
@@ -180,7 +186,8 @@ export class SearchEngine {
       const t = store.lookup(pt.term);
       if (t === undefined || !df[t]) continue;
       const c = termCoefficient(pt.qw, df[t]!, n);
-      const { orig, exp } = pt;
+      const { orig, exp, dir } = pt;
+      const marks = marksOnly(pt);
       const p = store.delta.get(t);
       const segments = t < store.baseTermCount ? 1 : 0;
       for (let seg = 0; seg < 2; seg++) {
@@ -207,13 +214,16 @@ export class SearchEngine {
           if (platform !== null && platformOf[d] !== platform) continue;
           if (kind >= 0 && kindOf[d] !== kind) continue;
           if (!seen[d]) {
+            if (marks) continue;
             seen[d] = 1;
             touched[nt++] = d;
             acc[d] = 0;
             origMask[d] = 0;
             expMask[d] = 0;
             codeMask[d] = 0;
+            dirMask[d] = 0;
           }
+          dirMask[d]! |= dir;
           const w = ws[i]!;
           acc[d]! += c * postingValue(w);
           if (isCodeOnly(w)) codeMask[d]! |= orig | exp;
@@ -253,7 +263,7 @@ export class SearchEngine {
       let cov = covCache.get(key);
       if (cov === undefined)
         covCache.set(key, (cov = coverageFactor(coverageOf(origMask[d]!, expMask[d]!, codeMask[d]!, weights))));
-      const score = finalScore(acc[d]!, cov, wanted === -1 || platformOf[d] === wanted);
+      const score = finalScore(acc[d]!, cov, wanted === -1 || platformOf[d] === wanted, directionFactor(dirMask[d]!));
       if (score < floor) continue;
       if (opts.filter && !opts.filter(ids[d]!)) continue;
       const weighted = opts.weight ? score * opts.weight(ids[d]!) : score;
@@ -314,6 +324,7 @@ export class SearchEngine {
     this.origMask = new Int32Array(cap);
     this.expMask = new Int32Array(cap);
     this.codeMask = new Int32Array(cap);
+    this.dirMask = new Uint8Array(cap);
     this.seen = new Uint8Array(cap);
     this.touched = new Int32Array(cap);
   }

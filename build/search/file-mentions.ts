@@ -8,11 +8,15 @@
 // already asks for a file placeholder, so the API leaves the concept out then (engine option `saysInputs`): with
 // it, tools that take a held text file as its text lost to file readers (session 12, "Tried on dev").
 //   mentionsHeldFile(text) -> whether the need names a file it holds
-//   readsFileTerms(contract) -> ['#file'] for a command with a file placeholder
+//   mentionsTwoFiles(text) -> whether it names two ("two files", "these two PDFs"): `#file2`, held by commands with
+//     two file placeholders or more (a one-file archiver cannot pack both)
+//   readsFileTerms(contract) -> ['#file'] for a command with a file placeholder, and '#file2' with two
 import type { ToolContract } from '../model/contract.ts';
 import { placeholderRoles } from '../model/input-roles.ts';
 
 export const FILE_TERM = '#file';
+/** Held by commands that read two files or more: "merge two JSON files", "pack two files into a .tar.gz archive". */
+export const TWO_FILES_TERM = '#file2';
 
 const FILE_WORDS =
   'files?|images?|photos?|pictures?|archives?|documents?|spreadsheets?|pdfs?|zips?|tarballs?|pages?|recordings?|logs?';
@@ -25,6 +29,14 @@ export function mentionsHeldFile(text: string): boolean {
   return HELD.test(text);
 }
 
+const TWO = new RegExp(`\\b(?:two|both|2)\\s+(?:[\\w.+-]+\\s+){0,2}(?:${FILE_WORDS})\\b`, 'iu');
+
+/** Whether the need names two files it holds ("two files", "these two PDFs", "both images"). */
+export function mentionsTwoFiles(text: string): boolean {
+  return TWO.test(text);
+}
+
 export function readsFileTerms(c: ToolContract): string[] {
-  return placeholderRoles(c).includes('input_file') ? [FILE_TERM] : [];
+  const files = placeholderRoles(c).filter((r) => r === 'input_file').length;
+  return files >= 2 ? [FILE_TERM, TWO_FILES_TERM] : files === 1 ? [FILE_TERM] : [];
 }

@@ -7,12 +7,13 @@
 import { absenceTerms } from './absence.ts';
 import { directionPairs } from './direction.ts';
 import { typeLiterals } from './literals.ts';
-import { FILE_TERM, mentionsHeldFile } from './file-mentions.ts';
+import { FILE_TERM, mentionsHeldFile, mentionsTwoFiles, TWO_FILES_TERM } from './file-mentions.ts';
+import { FOLDER_TERM, mentionsOutputFolder } from './output-folder.ts';
 import { joinPhrasalVerbs } from './phrasal.ts';
 import { readQuestions } from './questions.ts';
 import { readTerm } from './reads.ts';
 import { heldValues, valuesTerm } from './values.ts';
-import { RANK } from './rank.ts';
+import { DIR_FORWARD, DIR_READS_SOURCE, DIR_READS_TARGET, DIR_REVERSE, RANK } from './rank.ts';
 import { derivationalKeys } from './stemmer.ts';
 import { analyze, MAX_QUERY_CHARS, nameKey, normalizeText, stem } from './tokenize.ts';
 
@@ -27,6 +28,13 @@ export interface PlanTerm {
   orig: number;
   /** Bitmask of concepts this term matches as an expansion. */
   exp: number;
+  /**
+   * Conversion-direction evidence (direction.ts, reads.ts; bits in rank.ts): a term saying a document converts the
+   * asked way (`a>b`), reads a format the need names outside its targets (`<a`), or converts the other way (`b>a`,
+   * reads `<b`); 0 for the rest. A term with weight 0 and no concept only marks documents other terms found
+   * (rank.ts directionFactor).
+   */
+  dir: number;
 }
 
 export interface QueryPlan {
@@ -146,6 +154,8 @@ export function coverageOf(orig: number, exp: number, code: number, weights: rea
 export interface PlanOptions {
   /** The caller said what it holds (the API's `inputs=`): its filter asks for a file placeholder, not the plan. */
   saysInputs?: boolean;
+  /** Whether a term has documents in the index; every term has when omitted (the static client's first round). */
+  known?: (term: string) => boolean;
 }
 
 /**
@@ -173,13 +183,14 @@ export function planQuery(
   if (!topical.length) platform = null;
 
   const byTerm = new Map<string, PlanTerm>();
-  const add = (term: string, qw: number, orig: number, exp: number) => {
+  const add = (term: string, qw: number, orig: number, exp: number, dir = 0) => {
     const t = byTerm.get(term);
-    if (!t) byTerm.set(term, { term, qw, orig, exp });
+    if (!t) byTerm.set(term, { term, qw, orig, exp, dir });
     else {
       t.qw = Math.max(t.qw, qw);
       t.orig |= orig;
       t.exp |= exp;
+      t.dir |= dir;
     }
   };
   const conceptScale = concepts.map((c) =>
@@ -208,11 +219,30 @@ export function planQuery(
   // Conversion directions ("html page into markdown" → html>markdown): bonus terms, not concepts, so a tool
   // for the reverse conversion is not helped by them.
   // Their sources as read terms (reads.ts): a tool that reads the format to convert from gains.
-  for (const pair of directionPairs(text)) {
-    add(pair, RANK.directionWeight, 0, 0);
-    const source = readTerm(pair.slice(0, pair.indexOf('>')));
-    if (source) add(source, RANK.sourceWeight, 0, 0);
+  // The reverse conversion's terms (`b>a`, reading `<b`) score nothing: they mark the documents that convert the
+  // other way, which rank.ts directionFactor ranks down unless they also convert the asked way or read a format the
+  // need names outside its targets ("a PNG image to WebP" reads as image>webp; a converter reading PNG and WebP is
+  // no reverse tool). Only between two formats that documents read: "add a file to a zip archive" (add>zip) names
+  // no conversion, and "decode this base64 string back to text" (string>text) none a format tells apart.
+  const known = options.known ?? (() => true);
+  const pairs = directionPairs(text).map((p) => p.split('>') as [string, string]);
+  const targets = new Set(pairs.map(([, to]) => to));
+  let reverse = false;
+  for (const [from, to] of pairs) {
+    add(`${from}>${to}`, RANK.directionWeight, 0, 0, DIR_FORWARD);
+    const source = readTerm(from);
+    if (source) add(source, RANK.sourceWeight, 0, 0, DIR_READS_SOURCE);
+    const target = readTerm(to);
+    if (!source || !target || !known(source) || !known(target)) continue;
+    add(`${to}>${from}`, 0, 0, 0, DIR_REVERSE);
+    add(target, 0, 0, 0, DIR_READS_TARGET);
+    reverse = true;
   }
+  if (reverse)
+    for (const c of concepts) {
+      const source = targets.has(c) ? null : readTerm(c);
+      if (source && known(source)) add(source, 0, 0, 0, DIR_READS_SOURCE);
+    }
   const optional = concepts.map(() => false);
   // One more concept that weighs nothing when no document holds it (rank.ts conceptWeights), its terms at query
   // weight `qw` (0: it moves coverage alone).
@@ -229,6 +259,10 @@ export function planQuery(
   optionalConcept(absenceTerms(text), RANK.absenceWeight, RANK.absenceWeight);
   // A file the need says it holds (file-mentions.ts), which commands that read a file hold.
   optionalConcept(!options.saysInputs && mentionsHeldFile(typed) ? [FILE_TERM] : [], RANK.heldFileWeight, 0);
+  // Two files it holds ("pack two files into …"), which commands with two file placeholders hold.
+  optionalConcept(!options.saysInputs && mentionsTwoFiles(typed) ? [TWO_FILES_TERM] : [], RANK.heldFileWeight, 0);
+  // A folder the need says its results go into (output-folder.ts), which commands with a folder placeholder hold.
+  optionalConcept(!options.saysInputs && mentionsOutputFolder(typed) ? [FOLDER_TERM] : [], RANK.outputFolderWeight, 0);
   // The values the need holds (values.ts): a command that cannot take as many covers less.
   const held = heldValues(typed);
   optionalConcept(held > 0 ? [valuesTerm(held)] : [], RANK.valuesWeight, RANK.valuesWeight);
@@ -244,6 +278,9 @@ export function planQuery(
   });
   return { terms, concepts, conceptScale, optional, platform };
 }
+
+/** A term that only marks documents other terms found (no weight, no concept): see PlanTerm.dir. */
+export const marksOnly = (t: PlanTerm): boolean => t.qw === 0 && t.orig === 0 && t.exp === 0;
 
 function sameFamily(a: string, b: string): boolean {
   const keys = derivationalKeys(a);

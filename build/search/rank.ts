@@ -40,8 +40,10 @@ export const RANK: {
   exactNameWeight: number;
   directionWeight: number;
   sourceWeight: number;
+  reverseDirection: number;
   absenceWeight: number;
   heldFileWeight: number;
+  outputFolderWeight: number;
   valuesWeight: number;
   fillerWeight: number;
   expansionCover: number;
@@ -101,10 +103,18 @@ export const RANK: {
   directionWeight: 2,
   /** Query weight of the read term of a conversion's source format ("xml to yaml" → `<xml`, reads.ts); a bonus. */
   sourceWeight: 2,
+  /**
+   * Factor on a document that converts the reverse of the asked direction ("convert XML to YAML" and a library that
+   * reads YAML, or converts YAML to XML) and neither converts the asked way nor reads the asked source: plan.ts
+   * PlanTerm.dir. 0.15 to 0.3 moved the same agent dev needs, 0.5 and 0.7 fewer (README, session 14).
+   */
+  reverseDirection: 0.3,
   /** Scale of the absence concept of a need that says what is missing ("no alt text" → `-alt`, absence.ts). */
   absenceWeight: 2,
   /** Scale of the held-file concept of a need naming a file it holds ("md5sum of a file", file-mentions.ts). */
   heldFileWeight: 2,
+  /** Scale of the output-folder concept of a need naming a folder to write into ("into a folder", output-folder.ts). */
+  outputFolderWeight: 2,
   /** Scale of the values concept of a need holding data values (`#1`, `#2`: values.ts). */
   valuesWeight: 2,
   /** Query weight of generic request words ("show", "library", "files"); see plan.ts. */
@@ -291,9 +301,26 @@ export function coverageFactor(share: number): number {
   return RANK.coverageFloor + (1 - RANK.coverageFloor) * Math.min(1, share) ** RANK.coverageExponent;
 }
 
-/** Final score from the accumulated text score, coverageFactor(share) and platform match. */
-export function finalScore(text: number, covFactor: number, platformMatch: boolean): number {
-  return text * covFactor * (platformMatch ? 1 : RANK.otherPlatform);
+/** Bits of a query term's conversion-direction evidence (plan.ts PlanTerm.dir). */
+export const DIR_FORWARD = 1;
+export const DIR_READS_SOURCE = 2;
+export const DIR_REVERSE = 4;
+export const DIR_READS_TARGET = 8;
+
+/**
+ * The factor of a document's conversion-direction evidence (`dir`, the OR of the PlanTerm.dir bits of the terms it
+ * matched): RANK.reverseDirection when it shows only the reverse conversion (its task converts the other way,
+ * `b>a`, or it reads the target, `<b`), else 1. Not reverse when it also converts the asked way or reads a format
+ * the need names outside its targets.
+ */
+export function directionFactor(dir: number): number {
+  if (dir & (DIR_FORWARD | DIR_READS_SOURCE)) return 1;
+  return dir & (DIR_REVERSE | DIR_READS_TARGET) ? RANK.reverseDirection : 1;
+}
+
+/** Final score from the accumulated text score, coverageFactor(share), platform match and directionFactor. */
+export function finalScore(text: number, covFactor: number, platformMatch: boolean, dirFactor = 1): number {
+  return text * covFactor * (platformMatch ? 1 : RANK.otherPlatform) * dirFactor;
 }
 
 /** Empty-query order: reliability (prior) desc, then id asc. */

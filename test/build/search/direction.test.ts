@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { directionPairs } from '../../../build/search/direction.ts';
 import { documentFromContract } from '../../../build/search/documents.ts';
 import { createSearchIndex } from '../../../build/search/engine.ts';
-import { expectStaticAgrees, lintFillers } from '../../helpers/search-engines.ts';
+import { planQuery } from '../../../build/search/plan.ts';
+import { DIR_FORWARD, DIR_READS_SOURCE, DIR_READS_TARGET, DIR_REVERSE, RANK } from '../../../build/search/rank.ts';
+import { expectStaticAgrees, lintFillers, rankingIndex } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
 
 describe('directionPairs', () => {
@@ -25,6 +27,14 @@ describe('directionPairs', () => {
     expect(directionPairs('Convert HTML to readable plain text')).toEqual(['html>readabl', 'html>text']);
     expect(directionPairs('turn a CSV file into JSON rows with the keys sorted')).toEqual(['csv>json', 'csv>row']);
     expect(directionPairs('convert JSON to YAML for a config file')).toEqual(['json>yaml']);
+  });
+
+  it("keeps a dotted file extension in the target phrase, while a sentence's full stop still ends it", () => {
+    expect(directionPairs('convert a markdown file into a Word .docx document')).toEqual([
+      'markdown>word',
+      'markdown>docx',
+    ]);
+    expect(directionPairs('Convert HTML to Markdown. Then stop')).toEqual(['html>markdown']);
   });
 
   it('states nothing where no format is named on both sides', () => {
@@ -59,5 +69,105 @@ describe('ranking by direction', () => {
       'markdown file to html',
       'markdown html',
     ]);
+  });
+});
+
+describe('the reverse conversion', () => {
+  const reads = (aid: string, task: string, tags: string[], example: string, reliability: number) =>
+    sampleContract(aid, {
+      identity: { task, tags },
+      logic: {
+        input_schema: {
+          type: 'object',
+          properties: { input: { type: 'string', role: 'input_file', examples: [example] } },
+        },
+        output_schema: { type: 'string' },
+      },
+      trust: { reliability_score: reliability },
+    });
+  // A YAML library that reads YAML (and writes it from JSON) shares "convert" and "yaml" with the need, and is the
+  // more reliable; the XML converter reads what the need holds.
+  const yamlLib = reads(
+    'npm-yaml-lib-v1',
+    'Convert a YAML file to JSON, or a JSON file to YAML',
+    ['yaml', 'json'],
+    'config.yaml',
+    0.97,
+  );
+  const xmlLib = reads('npm-xml-lib-v1', 'Parse an XML file into a JSON object', ['xml', 'json'], 'feed.xml', 0.8);
+  // An image converter that reads both PNG and WebP: "a PNG image to WebP" reads as image>webp, yet it is no reverse
+  // tool, since it reads a format the need names outside its target.
+  const converter = sampleContract('npm-image-converter-v1', {
+    identity: { task: 'Convert images between PNG and WebP', tags: ['image', 'png', 'webp'] },
+    logic: {
+      input_schema: {
+        type: 'object',
+        properties: { image: { type: 'string', role: 'input_file', format: ['png', 'webp', 'image'] } },
+      },
+      output_schema: { type: 'string' },
+    },
+  });
+  // Shares the need's image words but converts nothing: first if the converter were ranked down.
+  const sizer = sampleContract('npm-image-sizer-v1', {
+    identity: { task: 'Get the width and height of a PNG or WebP image', tags: ['image', 'png', 'webp'] },
+    trust: { reliability_score: 0.8 },
+  });
+  const { docs, built, first } = rankingIndex([yamlLib, xmlLib, converter, sizer]);
+
+  it('marks the reverse terms only between two formats documents read', () => {
+    const known = (t: string) => ['<xml', '<yaml', '<text'].includes(t);
+    const dirs = (q: string) =>
+      Object.fromEntries(
+        planQuery(q, new Map(), new Map(), { known })
+          .terms.filter((t) => t.dir)
+          .map((t) => [t.term, t.dir]),
+      );
+    expect(dirs('convert XML to YAML')).toEqual({
+      'xml>yaml': DIR_FORWARD,
+      '<xml': DIR_READS_SOURCE,
+      'yaml>xml': DIR_REVERSE,
+      '<yaml': DIR_READS_TARGET,
+    });
+    // Not a conversion between formats: no reverse terms.
+    expect(dirs('decode this base64 string back to text')).toEqual({
+      'string>text': DIR_FORWARD,
+      '<string': DIR_READS_SOURCE,
+    });
+    expect(Object.values(dirs('add a file to an existing zip archive'))).not.toContain(DIR_REVERSE);
+  });
+
+  it('ranks a tool for the reverse conversion down, and both engines agree', async () => {
+    const q = 'convert XML to YAML';
+    expect(first(q)).toBe('npm-xml-lib-v1');
+    const saved = RANK.reverseDirection;
+    try {
+      RANK.reverseDirection = 1;
+      expect(first(q)).toBe('npm-yaml-lib-v1'); // without the rule
+    } finally {
+      RANK.reverseDirection = saved;
+    }
+    // Read the other way, the YAML library is the one that reads the source.
+    expect(first('convert YAML to JSON')).toBe('npm-yaml-lib-v1');
+    expect(first('convert a PNG image to WebP')).toBe('npm-image-converter-v1');
+    await expectStaticAgrees(docs, built, [q, 'convert YAML to JSON', 'convert a PNG image to WebP']);
+  });
+
+  it('reads the format a dotted extension names: a .docx reader is the reverse of a Markdown-to-.docx need', async () => {
+    const q = 'convert a markdown file into a Word .docx document';
+    const docxReader = reads(
+      'npm-docx-reader-v1',
+      'Convert a Word .docx document to HTML, Markdown or plain text',
+      ['docx', 'word', 'markdown'],
+      'report.docx',
+      0.97,
+    );
+    const docxWriter = sampleContract('npm-docx-writer-v1', {
+      identity: { task: 'Create a Word .docx document from Markdown text', tags: ['docx', 'word'] },
+      trust: { reliability_score: 0.8 },
+    });
+    const mdLinter = reads('npm-md-linter-v1', 'Lint a Markdown file', ['markdown', 'lint'], 'README.md', 0.8);
+    const index = rankingIndex([docxReader, docxWriter, mdLinter]);
+    expect(index.first(q)).toBe('npm-docx-writer-v1');
+    await expectStaticAgrees(index.docs, index.built, [q]);
   });
 });

@@ -1,7 +1,7 @@
 // A file the need says it holds (build/search/file-mentions.ts): for an agent that sends only its words, a command
 // that reads a file ranks above one that takes no file; an agent that says what it holds gets the API's filter.
 import { describe, expect, it } from 'vitest';
-import { mentionsHeldFile, readsFileTerms } from '../../../build/search/file-mentions.ts';
+import { mentionsHeldFile, mentionsTwoFiles, readsFileTerms } from '../../../build/search/file-mentions.ts';
 import { planQuery } from '../../../build/search/plan.ts';
 import { expectStaticAgrees, rankingIndex } from '../../helpers/search-engines.ts';
 import { sampleContract } from '../../helpers/temp-catalog.ts';
@@ -53,6 +53,41 @@ describe('ranking by a file the need holds', () => {
     expect(planQuery(q, new Map(), new Map(), { saysInputs: true }).concepts).not.toContain('#file');
     expect(first(q)).toBe('npm-by-content-v1');
     expect(first(q, { saysInputs: true })).toBe('npm-by-name-v1');
+    await expectStaticAgrees(docs, built, [q]);
+  });
+});
+
+describe('ranking by two files the need holds', () => {
+  const archiver = (aid: string, cmd: string, files: string[], reliability: number) =>
+    sampleContract(aid, {
+      identity: { task: 'Pack files into a .tar.gz archive', tags: ['tar', 'archive'] },
+      logic: {
+        input_schema: {
+          type: 'object',
+          properties: Object.fromEntries(files.map((f) => [f, { type: 'string', role: 'input_file' }])),
+        },
+        output_schema: { type: 'string' },
+      },
+      action: { execute_cmd: cmd },
+      trust: { reliability_score: reliability },
+    });
+  const one = archiver('npm-pack-single-v1', 'pack-single {input}', ['input'], 0.97);
+  const two = archiver('npm-pack-pair-v1', 'pack-pair {first} {second}', ['first', 'second'], 0.85);
+  const { docs, built, first } = rankingIndex([one, two]);
+
+  it('finds two files named ("two files", "these two PDFs", "both images"), not two of something else', () => {
+    expect(mentionsTwoFiles('pack two files into a .tar.gz archive')).toBe(true);
+    expect(mentionsTwoFiles('combine these two PDFs into a single PDF')).toBe(true);
+    expect(mentionsTwoFiles('compare two strings')).toBe(false);
+    expect(readsFileTerms(two)).toEqual(['#file', '#file2']);
+    expect(readsFileTerms(one)).toEqual(['#file']);
+  });
+
+  it('puts the command that takes both first for words only, and leaves it to the caller that says what it holds', async () => {
+    const q = 'pack two files into a .tar.gz archive';
+    expect(first(q)).toBe('npm-pack-pair-v1');
+    expect(first(q, { saysInputs: true })).toBe('npm-pack-single-v1');
+    expect(first('pack files into a .tar.gz archive')).toBe('npm-pack-single-v1');
     await expectStaticAgrees(docs, built, [q]);
   });
 });
