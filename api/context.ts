@@ -12,6 +12,7 @@ import type { ReviewQueue } from './state/review-queue/types.ts';
 import type { ApiCatalog } from './services/apis.ts';
 import type { ClientHasher } from './state/telemetry/client-hash.ts';
 import type { TelemetryStore } from './state/telemetry/types.ts';
+import type { SearchOutcomeStore } from './state/search-outcomes/types.ts';
 import type { ToolSearch } from './services/tool-search.ts';
 import type { Logger } from './ops/logger.ts';
 import type { Metrics } from './ops/metrics.ts';
@@ -27,6 +28,8 @@ export interface AppContext {
   /** Compiled web-API manifests (catalog/apis). */
   apis: ApiCatalog;
   telemetry: TelemetryStore;
+  /** Reports credited to the rank of the search answer they name: first answers in the field. */
+  searchOutcomes: SearchOutcomeStore;
   reviewQueue: ReviewQueue;
   /** Per client and tool, on POST /api/v1/tools/{aid}. */
   telemetryLimiter: RateLimiter;

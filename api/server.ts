@@ -127,6 +127,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     ),
     apis,
     telemetry,
+    searchOutcomes: runtime.searchOutcomes,
     reviewQueue: runtime.reviewQueue,
     telemetryLimiter: runtime.rateLimiter,
     client: { trustProxy: options.trustProxy ?? /^(1|true|yes)$/i.test(process.env.TRUST_PROXY ?? '') },

@@ -69,15 +69,20 @@ const defs: Record<McpToolName, Omit<McpTool, 'name' | 'inputSchema' | 'outputSc
       'without the action block (install and execute commands). Call get_tool with an aid for one contract. ' +
       'Say what you hold (inputs: input_file, text ...; formats: md, png ...): answers then take what you can hand over.',
     annotations: readOnly,
-    run: (args, { ctx }) =>
-      toolList(ctx, text(args.query), {
-        category: (args.category as Platform | undefined) ?? '',
-        limit: (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
-        kind: (args.kind as ContractKind | undefined) ?? '',
-        inputs: (args.inputs as HeldInputRole[] | undefined) ?? [],
-        formats: ((args.formats as string[] | undefined) ?? []).map((f) => f.toLowerCase()),
-        offline: args.offline === true,
-      }),
+    run: (args, { ctx, caller }) =>
+      toolList(
+        ctx,
+        text(args.query),
+        {
+          category: (args.category as Platform | undefined) ?? '',
+          limit: (args.limit as number | undefined) ?? MCP_LIST_LIMIT.default,
+          kind: (args.kind as ContractKind | undefined) ?? '',
+          inputs: (args.inputs as HeldInputRole[] | undefined) ?? [],
+          formats: ((args.formats as string[] | undefined) ?? []).map((f) => f.toLowerCase()),
+          offline: args.offline === true,
+        },
+        caller,
+      ),
   },
   get_tool: {
     title: 'Get a tool contract',

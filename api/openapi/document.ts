@@ -215,7 +215,28 @@ export const componentSchemas: Record<string, object> = {
   Health: {
     type: 'object',
     required: ['status', 'tools_count', 'apis_count'],
-    properties: { status: str, tools_count: int, apis_count: int, telemetry: { type: 'object' } },
+    properties: {
+      status: str,
+      tools_count: int,
+      apis_count: int,
+      telemetry: { type: 'object' },
+      search_outcomes: {
+        type: 'object',
+        description:
+          'First answers in the field: searches answered to known clients and their reports by rank (README "First answers in the field")',
+        properties: {
+          searches: int,
+          searches_judged: int,
+          first_answer_met: int,
+          met_within_three: int,
+          unlinked_reports: int,
+          first_answer_met_share: { type: ['number', 'null'] },
+          met_within_three_share: { type: ['number', 'null'] },
+          fetched: { type: 'object' },
+          judged: { type: 'object' },
+        },
+      },
+    },
   },
   AgentDocument: {
     type: 'object',
@@ -485,7 +506,7 @@ export function openApiDocument(baseUrl: string) {
         ),
       },
       '/health': {
-        get: op('health', 'discovery', 'Status, catalog counts, telemetry totals', {
+        get: op('health', 'discovery', 'Status, catalog counts, telemetry totals, first answers in the field', {
           200: json(ref('Health'), 'Health'),
         }),
       },

@@ -3,6 +3,7 @@
 // when scraped, so /metrics shows what the stores hold, also under Redis.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReviewQueue } from '../state/review-queue/types.ts';
+import { RANK_BUCKETS, type SearchOutcomeStore } from '../state/search-outcomes/types.ts';
 import type { TelemetryStore } from '../state/telemetry/types.ts';
 
 export interface Metrics {
@@ -16,6 +17,7 @@ export interface Metrics {
 export interface MetricSources {
   telemetry: TelemetryStore;
   reviewQueue: ReviewQueue;
+  searchOutcomes: SearchOutcomeStore;
 }
 
 export function createMetrics(sources: () => MetricSources): Metrics {
@@ -67,6 +69,38 @@ export function createMetrics(sources: () => MetricSources): Metrics {
           for (const [vote, n] of Object.entries(value))
             if (typeof n === 'number') this.set({ kind: `votes_${vote}` }, n);
         }
+      }
+    },
+  });
+  // Gauges, not counters: a later report on the same answer replaces its verdict, so counts can go down.
+  new Gauge({
+    name: 'tcc_search_outcomes',
+    help: 'Searches answered to known clients and what their reports say (first answers in the field)',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const t = await sources().searchOutcomes.totals();
+      for (const kind of [
+        'searches',
+        'searches_judged',
+        'first_answer_met',
+        'met_within_three',
+        'unlinked_reports',
+      ] as const)
+        this.set({ kind }, t[kind]);
+    },
+  });
+  new Gauge({
+    name: 'tcc_search_answers',
+    help: 'Search answers fetched or reported as used, by rank and verdict (the latest judged report per answer)',
+    labelNames: ['rank', 'verdict'],
+    registers: [registry],
+    async collect() {
+      const t = await sources().searchOutcomes.totals();
+      for (const rank of RANK_BUCKETS) {
+        this.set({ rank, verdict: 'fetched' }, t.fetched[rank]);
+        this.set({ rank, verdict: 'success' }, t.judged[rank].success);
+        this.set({ rank, verdict: 'failure' }, t.judged[rank].failure);
       }
     },
   });

@@ -3,17 +3,17 @@ import type { H3 } from 'h3';
 import type { AppContext } from '../context.ts';
 import { textQuery } from '../http/query.ts';
 import { apiListingItem } from '../services/apis.ts';
-import { listingItems } from '../services/tools.ts';
+import { callerOf } from '../http/caller.ts';
+import { listingItems, noteSearch } from '../services/tools.ts';
 
 export const PER_CATALOG = 5;
 
 export function searchRoutes(app: H3, ctx: AppContext) {
   app.get('/api/v1/search', async (event) => {
     const q = textQuery(event, 'q', { required: true });
-    const tools = (await listingItems(ctx, ctx.toolSearch.search(q, { limit: PER_CATALOG }))).map((t) => ({
-      type: 'tool' as const,
-      ...t,
-    }));
+    const found = ctx.toolSearch.search(q, { limit: PER_CATALOG });
+    const [items] = await Promise.all([listingItems(ctx, found), noteSearch(ctx, q, found, callerOf(event, ctx))]);
+    const tools = items.map((t) => ({ type: 'tool' as const, ...t }));
     const apis = ctx.apis.search(q, PER_CATALOG).map((r) => apiListingItem(r, ctx.config.baseUrl));
     return {
       query: q,

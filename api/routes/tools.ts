@@ -29,7 +29,9 @@ export function toolRoutes(app: H3, ctx: AppContext) {
     const inputs = listQuery(event, 'inputs', HELD_INPUT_ROLES, MAX_HELD_INPUTS);
     const formats = formatsQuery(event, 'formats', MAX_HELD_INPUTS);
     const offline = boolQuery(event, 'offline');
-    return toolListJson(ctx, q, { category, kind, inputs, formats, offline }).then((text) => jsonText(event, text));
+    return toolListJson(ctx, q, { category, kind, inputs, formats, offline }, callerOf(event, ctx)).then((text) =>
+      jsonText(event, text),
+    );
   });
 
   app.get('/api/v1/tools/trending', (event) =>

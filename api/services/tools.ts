@@ -17,6 +17,7 @@ import type { AgentClass } from './agent-class.ts';
 import { CATALOG } from '../messages.ts';
 import { enforce } from '../state/rate-limit/enforce.ts';
 import type { Suggestion } from '../state/review-queue/types.ts';
+import { verdictOf } from '../state/search-outcomes/records.ts';
 import { type TrustCounters, trustTelemetry } from '../state/telemetry/types.ts';
 import { DomainError } from './errors.ts';
 import { jsonArray, listingItemJson } from './listing-json.ts';
@@ -74,8 +75,31 @@ export interface ToolListFilters {
   offline?: boolean;
 }
 
-/** What GET /api/v1/tools answers, as JSON text: a search, or the top list for an empty query. */
-export async function toolListJson(ctx: AppContext, q: string, filters: ToolListFilters = {}): Promise<string> {
+/**
+ * Remembers which tools a search answered a client, so its later reports count by rank (first answers in the
+ * field, state/search-outcomes). Bookkeeping: it never fails the search.
+ */
+export async function noteSearch(ctx: AppContext, q: string, tools: readonly ToolContract[], caller?: Caller) {
+  if (!caller || q.trim() === '') return;
+  await ctx.searchOutcomes
+    .recordSearch(
+      ctx.clientHash(caller.ip),
+      q,
+      tools.map((t) => t.identity.aid),
+    )
+    .catch((error: unknown) => console.error('search outcomes: search not noted:', (error as Error).message));
+}
+
+/**
+ * What GET /api/v1/tools answers, as JSON text: a search, or the top list for an empty query. With a caller,
+ * the answers are remembered for its reports (noteSearch).
+ */
+export async function toolListJson(
+  ctx: AppContext,
+  q: string,
+  filters: ToolListFilters = {},
+  caller?: Caller,
+): Promise<string> {
   const { category = '', limit = LIST_LIMIT, kind = '', inputs = [], formats = [], offline = false } = filters;
   const found = ctx.toolSearch.search(q, {
     platform: category,
@@ -85,7 +109,7 @@ export async function toolListJson(ctx: AppContext, q: string, filters: ToolList
     formats,
     offline,
   });
-  const items = await listingJson(ctx, found);
+  const [items] = await Promise.all([listingJson(ctx, found), noteSearch(ctx, q, found, caller)]);
   const kindJson = kind ? `"kind":${JSON.stringify(kind)},` : '';
   const inputsJson = inputs.length ? `"inputs":${JSON.stringify(inputs)},` : '';
   const formatsJson = formats.length ? `"formats":${JSON.stringify(formats)},` : '';
@@ -143,6 +167,7 @@ export async function taxGate(
   if (body.kind === 'none') return { paid: false, contract: await lookUp(ctx, tool, caller) };
   const { payload } = body;
   const { agent } = caller;
+  const client = ctx.clientHash(caller.ip);
   try {
     // Resolves only after the event is on disk: a 200 never reports something a restart would forget.
     await ctx.telemetry.record({
@@ -154,12 +179,15 @@ export async function taxGate(
       trend_keyword: payload.trend_keyword,
       ...(payload.validation_vote ? { validation_vote: payload.validation_vote } : {}),
       // Trust evidence counts distinct clients; only a salted hash of the address is stored.
-      client: ctx.clientHash(caller.ip),
+      client,
     });
   } catch (error) {
     console.error('telemetry: report not recorded:', (error as Error).message);
     throw new DomainError('unavailable', CATALOG.reportNotStored, 5);
   }
+  await ctx.searchOutcomes
+    .recordReport(client, aid, verdictOf(payload.execution_feedback, payload.validation_vote), payload.trend_keyword)
+    .catch((error: unknown) => console.error('search outcomes: report not credited:', (error as Error).message));
   if (payload.micro_translation) {
     await ctx.reviewQueue
       .submit({

@@ -18,11 +18,16 @@ import type { ReviewQueue } from './review-queue/types.ts';
 import { type ClientHasher, clientHasherOf, loadClientHasher } from './telemetry/client-hash.ts';
 import { fileTelemetryStore } from './telemetry/file.ts';
 import { redisTelemetryStore } from './telemetry/redis.ts';
+import { memorySearchOutcomes } from './search-outcomes/memory.ts';
+import { redisSearchOutcomes } from './search-outcomes/redis.ts';
+import type { SearchOutcomeStore } from './search-outcomes/types.ts';
 import type { TelemetryStore } from './telemetry/types.ts';
 
 export interface RuntimeState {
   backend: 'fs' | 'redis';
   telemetry: TelemetryStore;
+  /** What agents report after a search, by the rank of the answer (search-outcomes/types.ts). */
+  searchOutcomes: SearchOutcomeStore;
   /** Per client and tool, on POST /api/v1/tools/{aid}. */
   rateLimiter: RateLimiter;
   reviewQueue: ReviewQueue;
@@ -89,6 +94,7 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
     return {
       backend: 'fs',
       telemetry,
+      searchOutcomes: memorySearchOutcomes(),
       rateLimiter: tokenBucketLimiter({ limit: perMinute }),
       clientHash: await loadClientHasher(config.dataDir),
       authFailures: memoryAuthFailures(),
@@ -107,6 +113,7 @@ export async function createRuntimeState(config: Config, options: RuntimeStateOp
   return {
     backend: 'redis',
     telemetry,
+    searchOutcomes: redisSearchOutcomes({ client, prefix }),
     rateLimiter: redisRateLimiter({ client, limit: perMinute, prefix }),
     clientHash: clientHasherOf(salt),
     authFailures: redisAuthFailures({ client, prefix }),

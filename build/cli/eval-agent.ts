@@ -81,6 +81,29 @@ function progressLine(set: string, done: number, total: number, o: TaskOutcome):
   return `[${set} ${done}/${total}] ${o.id}: ${status}${why}`;
 }
 
+interface FieldMeasure {
+  searches: number;
+  searches_judged: number;
+  first_answer_met: number;
+  met_within_three: number;
+}
+
+async function fieldMeasure(url: string): Promise<FieldMeasure | null> {
+  try {
+    const health = (await (await fetch(`${url.replace(/\/$/, '')}/health`)).json()) as {
+      search_outcomes?: FieldMeasure;
+    };
+    return health.search_outcomes ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const formatField = (f: FieldMeasure, shared: boolean) =>
+  `field measure (server /health search_outcomes${shared ? ', shared server: includes other traffic' : ''}): ` +
+  `${f.searches} searches, ${f.searches_judged} with a reported use; first answer met ${f.first_answer_met}, ` +
+  `within three ${f.met_within_three}`;
+
 async function main() {
   const work = mkdtempSync(path.join(tmpdir(), 'eval-agent-'));
   let server: Awaited<ReturnType<typeof startServerProcess>> | null = null;
@@ -149,6 +172,10 @@ async function main() {
       if (!flag('json'))
         console.log(`${formatReport(name, summary, outcomes, runner ? 'met the need' : 'could be filled')}\n`);
     }
+    // The same runs as the server's field measure counts them (first answers in the field, /health): the agent
+    // reports every outcome through the telemetry protocol, so on a server of its own the two should agree.
+    report.field = await fieldMeasure(url);
+    if (!flag('json') && report.field) console.log(formatField(report.field as FieldMeasure, server === null));
     if (flag('json')) console.log(JSON.stringify(report, null, 2));
     const jsonOut = arg('json-out');
     if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(report, null, 2)}\n`);

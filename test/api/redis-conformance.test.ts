@@ -1,5 +1,6 @@
 // The other runtime-state interfaces, like telemetry, pass one shared suite on both backends: the review
-// queue (files under DATA_DIR, Redis) and the rate limiter (in-process token bucket, Redis token bucket).
+// queue (files under DATA_DIR, Redis), the rate limiter (in-process token bucket, Redis token bucket), the admin
+// lockout and the search outcomes (first answers in the field: in-process, Redis).
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,13 @@ import { redisRateLimiter } from '../../api/state/rate-limit/redis.ts';
 import { fileReviewQueue } from '../../api/state/review-queue/file.ts';
 import type { NewSuggestion, ReviewQueue } from '../../api/state/review-queue/types.ts';
 import { redisReviewQueue } from '../../api/state/review-queue/redis.ts';
+import { memorySearchOutcomes } from '../../api/state/search-outcomes/memory.ts';
+import { redisSearchOutcomes } from '../../api/state/search-outcomes/redis.ts';
+import {
+  SEARCH_WINDOW_MS,
+  SEARCHES_PER_CLIENT,
+  type SearchOutcomeStore,
+} from '../../api/state/search-outcomes/types.ts';
 import { type RedisProcess, startRedis } from '../helpers/redis.ts';
 
 interface Backend {
@@ -23,6 +31,8 @@ interface Backend {
   limiter(limit: number, now: () => number, windowMs?: number): RateLimiter;
   /** Two handles on one lockout state (two processes; in-process state cannot be shared, so one handle). */
   authFailures(now: () => number): [AuthFailures, AuthFailures];
+  /** Two handles on one search-outcome state (in-process: the same handle twice). */
+  searchOutcomes(now: () => number): [SearchOutcomeStore, SearchOutcomeStore];
 }
 
 let redis: RedisProcess;
@@ -51,6 +61,10 @@ const backends: Backend[] = [
       const f = memoryAuthFailures({ now });
       return [f, f];
     },
+    searchOutcomes: (now) => {
+      const o = memorySearchOutcomes({ now });
+      return [o, o];
+    },
   },
   {
     name: 'redis',
@@ -68,6 +82,13 @@ const backends: Backend[] = [
       return [
         redisAuthFailures({ client: redisClient(), prefix, now }),
         redisAuthFailures({ client: redisClient(), prefix, now }),
+      ];
+    },
+    searchOutcomes: (now) => {
+      const prefix = `soc${n++}:`;
+      return [
+        redisSearchOutcomes({ client: redisClient(), prefix, now }),
+        redisSearchOutcomes({ client: redisClient(), prefix, now }),
       ];
     },
   },
@@ -188,5 +209,119 @@ describe.each(backends)('AuthFailures (admin lockout) conformance: $name', (back
     expect(await b.lockedFor('203.0.113.5')).toBe(1);
     now += 120_000;
     expect(await a.lockedFor('203.0.113.5')).toBe(0);
+  });
+});
+
+const ANSWERS = ['npm-a-v1', 'npm-b-v1', 'npm-c-v1', 'npm-d-v1', 'npm-e-v1'];
+
+describe.each(backends)('SearchOutcomeStore conformance: $name', (backend) => {
+  it('credits a fetch and then a use to the rank of the answer; a first answer that worked is met first', async () => {
+    const [s] = backend.searchOutcomes(() => 1_000_000);
+    await s.recordSearch('c1', 'send an email', ANSWERS);
+    await s.recordReport('c1', 'npm-a-v1', 'fetch', 'send an email');
+    await s.recordReport('c1', 'npm-a-v1', 'fetch', 'send an email');
+    let t = await s.totals();
+    expect(t).toMatchObject({ searches: 1, searches_judged: 0, first_answer_met: 0, unlinked_reports: 0 });
+    expect(t.fetched).toEqual({ '1': 1, '2': 0, '3': 0, '4-10': 0 });
+    await s.recordReport('c1', 'npm-a-v1', 'success', 'send an email');
+    t = await s.totals();
+    expect(t).toMatchObject({ searches_judged: 1, first_answer_met: 1, met_within_three: 1 });
+    expect(t.judged['1']).toEqual({ success: 1, failure: 0 });
+  });
+
+  it('a later verdict on the same answer replaces the earlier one ("200 on first use", then it failed)', async () => {
+    const [s] = backend.searchOutcomes(() => 1_000_000);
+    await s.recordSearch('c1', 'send an email', ANSWERS);
+    await s.recordReport('c1', 'npm-a-v1', 'success', 'send an email');
+    await s.recordReport('c1', 'npm-a-v1', 'failure', 'send an email');
+    await s.recordReport('c1', 'npm-a-v1', 'failure', 'send an email');
+    const t = await s.totals();
+    expect(t).toMatchObject({ searches: 1, searches_judged: 1, first_answer_met: 0, met_within_three: 0 });
+    expect(t.judged['1']).toEqual({ success: 0, failure: 1 });
+  });
+
+  it('met within three but not first: the first answer failed, the third worked; the fifth counts as 4-10', async () => {
+    const [s] = backend.searchOutcomes(() => 1_000_000);
+    await s.recordSearch('c1', 'send an email', ANSWERS);
+    await s.recordReport('c1', 'npm-a-v1', 'failure', 'send an email');
+    await s.recordReport('c1', 'npm-c-v1', 'success', 'send an email');
+    await s.recordReport('c1', 'npm-e-v1', 'fetch', 'send an email');
+    const t = await s.totals();
+    expect(t).toMatchObject({ searches_judged: 1, first_answer_met: 0, met_within_three: 1 });
+    expect(t.judged['3']).toEqual({ success: 1, failure: 0 });
+    expect(t.fetched['4-10']).toBe(1);
+  });
+
+  it('a report on a tool no recent search of that client answered is unlinked; clients never see each other', async () => {
+    const [s] = backend.searchOutcomes(() => 1_000_000);
+    await s.recordSearch('c1', 'send an email', ANSWERS);
+    await s.recordReport('c1', 'npm-zzz-v1', 'success', 'send an email');
+    await s.recordReport('c2', 'npm-a-v1', 'success', 'send an email');
+    const t = await s.totals();
+    expect(t).toMatchObject({ searches: 1, searches_judged: 0, first_answer_met: 0, unlinked_reports: 2 });
+  });
+
+  it('credits the most recent search that answered the tool, within the window only, a bounded number per client', async () => {
+    let now = 1_000_000;
+    const [s] = backend.searchOutcomes(() => now);
+    await s.recordSearch('c1', 'send an email', ['npm-x-v1', 'npm-a-v1']);
+    now += 1000;
+    await s.recordSearch('c1', 'send an email', ['npm-a-v1']);
+    await s.recordReport('c1', 'npm-a-v1', 'success', 'send an email');
+    let t = await s.totals();
+    expect(t.judged['1'].success).toBe(1);
+    expect(t.judged['2'].success).toBe(0);
+    // Past the window nothing is credited.
+    await s.recordSearch('c3', 'send an email', ['npm-a-v1']);
+    now += SEARCH_WINDOW_MS + 1;
+    await s.recordReport('c3', 'npm-a-v1', 'success', 'send an email');
+    t = await s.totals();
+    expect(t.unlinked_reports).toBe(1);
+    // One search more than a client keeps: the oldest is no longer credited.
+    await s.recordSearch('c4', 'send an email', ['npm-old-v1']);
+    for (let i = 0; i < SEARCHES_PER_CLIENT; i++) await s.recordSearch('c4', 'send an email', [`npm-new${i}-v1`]);
+    await s.recordReport('c4', 'npm-old-v1', 'success', 'send an email');
+    await s.recordReport('c4', 'npm-new0-v1', 'success', 'send an email');
+    t = await s.totals();
+    expect(t.unlinked_reports).toBe(2);
+    expect(t.first_answer_met).toBe(2);
+  });
+
+  it('an agent working on two needs at once: a report goes to the search its trend keyword names', async () => {
+    let now = 1_000_000;
+    const [s] = backend.searchOutcomes(() => now);
+    await s.recordSearch('c1', 'convert markdown to html', ['npm-md-v1', 'npm-shared-v1']);
+    now += 10;
+    await s.recordSearch('c1', 'extract the text of a pdf', ['npm-shared-v1', 'npm-pdf-v1']);
+    now += 10;
+    // The newer search answered npm-shared-v1 first, but the report is about the markdown need (rank 2).
+    await s.recordReport('c1', 'npm-shared-v1', 'fetch', 'markdown to html');
+    await s.recordReport('c1', 'npm-shared-v1', 'success', 'markdown to html');
+    let t = await s.totals();
+    expect(t.fetched['2']).toBe(1);
+    expect(t.judged['2'].success).toBe(1);
+    expect(t.first_answer_met).toBe(0);
+    // No word in common: the search where this answer was fetched, then the most recent.
+    await s.recordReport('c1', 'npm-shared-v1', 'failure', 'whatever it was');
+    t = await s.totals();
+    expect(t.judged['2']).toEqual({ success: 0, failure: 1 });
+    await s.recordReport('c1', 'npm-pdf-v1', 'success', '');
+    t = await s.totals();
+    expect(t.judged['2']).toEqual({ success: 1, failure: 1 });
+  });
+
+  it('counts exactly when reports on one search arrive at once through two handles (two processes)', async () => {
+    const [a, b] = backend.searchOutcomes(() => 1_000_000);
+    await a.recordSearch('c1', 'send an email', ANSWERS);
+    const reports = ANSWERS.flatMap((aid, i) => [
+      (i % 2 ? a : b).recordReport('c1', aid, 'fetch', 'send an email'),
+      (i % 2 ? b : a).recordReport('c1', aid, i === 0 ? 'success' : 'failure', 'send an email'),
+    ]);
+    await Promise.all(reports);
+    const t = await b.totals();
+    expect(t).toMatchObject({ searches: 1, searches_judged: 1, first_answer_met: 1, met_within_three: 1 });
+    const judged = Object.values(t.judged).reduce((sum, j) => sum + j.success + j.failure, 0);
+    expect(judged).toBe(5);
+    expect(Object.values(t.fetched).reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(5);
   });
 });

@@ -96,6 +96,25 @@ describe('two API processes sharing one Redis', () => {
       expect(await fsp.readdir(path.join(site.dataDir(n), 'telemetry')).catch(() => [])).toEqual([]);
   }, 300_000); // 10,000 requests through two processes: minutes on a loaded 2-core machine
 
+  it('credits a report made on one process to the search answered by the other (first answers in the field)', async () => {
+    const outcomes = async (s: ApiProcess) => (await (await fetch(`${s.url}/health`)).json()).search_outcomes;
+    const before = await outcomes(servers[1]!);
+    const found = await (await fetch(`${servers[0]!.url}/api/v1/tools?q=qt+gui`)).json();
+    const aid = found.results[0].identity.aid as string;
+    const report = (feedback: number) =>
+      fetch(`${servers[1]!.url}/api/v1/tools/${aid}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ execution_feedback: feedback, trend_keyword: 'build a desktop gui' }),
+      }).then((r) => r.status);
+    expect(await report(102)).toBe(200);
+    expect(await report(200)).toBe(200);
+    const after = await outcomes(servers[0]!);
+    expect(after.searches - before.searches).toBe(1);
+    expect(after.fetched['1'] - before.fetched['1']).toBe(1);
+    expect(after.first_answer_met - before.first_answer_met).toBe(1);
+  });
+
   it('shows a lookup made on one process in the other process at once', async () => {
     const url = (s: ApiProcess) => `${s.url}/api/v1/tools/pypi-pyqt5-v1`;
     await fetch(url(servers[0]!), { headers: { 'user-agent': 'claude-code/1.0' } }).then((r) => r.arrayBuffer());
