@@ -1,0 +1,5 @@
+export interface Point {
+  x: number;
+  y: number;
+  label?: string;
+}
