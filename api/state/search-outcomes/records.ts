@@ -47,10 +47,15 @@ function hashWord(word: string): number {
   return h >>> 0;
 }
 
-/** The hashed words of a query or a trend keyword (3 letters or more, lower case, each once). */
-export const wordKeys = (text: string): number[] => [
-  ...new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).slice(0, 32).map(hashWord)),
-];
+/**
+ * The hashed words of a query or a trend keyword (lower case, each once): words of 3 letters or more and every
+ * number, so "SHA-1" and "SHA-512" differ, and each pair of neighbours in order, so "a GIF image to PNG" and "a
+ * PNG image to GIF" differ.
+ */
+export function wordKeys(text: string): number[] {
+  const words = (text.toLowerCase().match(/\p{L}{3,}|\p{N}+/gu) ?? []).slice(0, 32);
+  return [...new Set([...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)].map(hashWord))];
+}
 
 export const newSearchRecord = (query: string, aids: readonly string[], now: number): SearchRecord => {
   const kept = aids.slice(0, ANSWERS_PER_SEARCH);
@@ -77,19 +82,40 @@ export type Credit =
   | { linked: true; index: number; record: SearchRecord; deltas: CounterDeltas };
 
 /**
- * Which of the client's searches a report is about: of those in the window that answered `aid`, the one whose
- * query shares most words with the report's trend keyword (an agent working on several needs at once names
- * the need it reports on), then the one where this answer was already fetched, then the most recent.
+ * How much an answer waits for a report: a fetch for an answer not fetched yet; a verdict for one fetched and not
+ * judged, less for one judged before (a later verdict replaces it), least for one never fetched.
  */
-function searchOf(records: readonly SearchRecord[], aid: string, keyword: string, now: number): number {
+function waiting(state: number, verdict: ReportVerdict): number {
+  if (verdict === 'fetch') return state === NONE ? 2 : 0;
+  return state === FETCHED ? 2 : state === NONE ? 0 : 1;
+}
+
+/**
+ * Which of the client's searches a report is about: of those in the window that answered `aid`, the one whose
+ * query is most like the report's trend keyword (shared words over all words of either: an agent working on
+ * several needs at once names the need it reports on, and "SHA-1 checksum of a file" is nearer its own search
+ * than "SHA-512 checksum of a file"), then the one whose answer waits most for this report (waiting), then the most
+ * recent.
+ */
+function searchOf(
+  records: readonly SearchRecord[],
+  aid: string,
+  verdict: ReportVerdict,
+  keyword: string,
+  now: number,
+): number {
   const words = new Set(wordKeys(keyword));
   let best = -1;
   let bestScore = -1;
   records.forEach((r, i) => {
     const answer = r.aids.indexOf(aid);
     if (answer < 0 || now - r.at > SEARCH_WINDOW_MS) return;
-    const shared = (r.words ?? []).filter((w) => words.has(w)).length;
-    const score = shared * 2 + ((r.states[answer] ?? NONE) !== NONE ? 1 : 0);
+    const own = r.words ?? [];
+    const shared = own.filter((w) => words.has(w)).length;
+    const union = own.length + words.size - shared;
+    // Likeness first (to 4 decimals, so floating noise never outweighs it), then what the answer waits for.
+    const score =
+      Math.round((union === 0 ? 0 : shared / union) * 10_000) * 3 + waiting(r.states[answer] ?? NONE, verdict);
     if (score > bestScore) [best, bestScore] = [i, score];
   });
   return best;
@@ -107,7 +133,7 @@ export function creditReport(
   keyword: string,
   now: number,
 ): Credit {
-  const index = searchOf(records, aid, keyword, now);
+  const index = searchOf(records, aid, verdict, keyword, now);
   if (index < 0) return { linked: false, deltas: { unlinked_reports: 1 } };
   const record = records[index] as SearchRecord;
   const answer = record.aids.indexOf(aid);
